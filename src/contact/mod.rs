@@ -1,0 +1,3 @@
+//! Contact models. Each turns geometry + poses (+ velocities) into contact results.
+
+pub mod pressure_field;

@@ -1,0 +1,1 @@
+//! Bounding-volume hierarchies of oriented boxes, built once in a body frame.

@@ -1,0 +1,1 @@
+//! Clipping: convex polygons by planes, tets by planes.

@@ -1,0 +1,16 @@
+use std::path::PathBuf;
+
+/// Errors from building geometry. Each message says what was wrong and how to fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum GeometryError {
+    #[error("{what} must be a positive finite number (m), got {value}; give a size > 0")]
+    NonPositiveSize { what: String, value: f64 },
+    #[error(
+        "resolution {resolution} m is too fine for a {shape} of this size: it would need about {count} elements (limit {limit}); use a coarser resolution"
+    )]
+    TooFine { shape: String, resolution: f64, count: u64, limit: u64 },
+    #[error("cannot read mesh file {path}: {reason}")]
+    MeshFile { path: PathBuf, reason: String },
+    #[error("mesh {path} is unusable: {reason}")]
+    BadMesh { path: PathBuf, reason: String },
+}

@@ -1,0 +1,16 @@
+//! Geometry: shapes, triangle surface meshes, tetrahedral meshes, bounding-volume hierarchies,
+//! clipping, mesh files and the meshers that turn shapes into meshes.
+
+pub mod bvh;
+pub mod clip;
+mod error;
+pub mod mesh_io;
+pub mod mesher;
+mod shape;
+mod surface_mesh;
+mod tet_mesh;
+
+pub use error::GeometryError;
+pub use shape::Shape;
+pub use surface_mesh::SurfaceMesh;
+pub use tet_mesh::TetMesh;

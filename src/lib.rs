@@ -1,0 +1,11 @@
+//! contactlab: contact-rich rigid-body simulation.
+//!
+//! Layers (data flows down this list, never back up):
+//! [`math`] → [`geometry`] → [`field`] → [`contact`] → [`scene`] / the `contactlab` binary.
+//! See `ARCHITECTURE.md` for the map of the code.
+
+pub mod contact;
+pub mod field;
+pub mod geometry;
+pub mod math;
+pub mod scene;

@@ -1,0 +1,18 @@
+//! Small dense math: nalgebra `f64` types, planes, wrenches and twists.
+
+mod plane;
+mod wrench;
+
+pub use plane::Plane;
+pub use wrench::{Twist, Wrench};
+
+/// A point in 3D (m).
+pub type Point3 = nalgebra::Point3<f64>;
+/// A vector in 3D.
+pub type Vector3 = nalgebra::Vector3<f64>;
+/// A rigid transform (rotation + translation).
+pub type Isometry3 = nalgebra::Isometry3<f64>;
+/// A unit quaternion.
+pub type UnitQuaternion = nalgebra::UnitQuaternion<f64>;
+/// A 3×3 matrix.
+pub type Matrix3 = nalgebra::Matrix3<f64>;

@@ -1,0 +1,1 @@
+//! Scene files (TOML): parsing and validation into typed bodies and settings.
