@@ -1,1 +1,62 @@
-fn main() {}
+//! The `contactlab` command line. See `contactlab --help` and DESIGN.md for the contract.
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use contactlab::commands::contact::{self, ContactArgs};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "contactlab", version, about = "Contact-rich rigid-body simulation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Evaluate every contacting pair at the scene's initial state.
+    Contact {
+        /// The scene file (TOML).
+        scene: PathBuf,
+        /// Print one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Time the query over this many evaluations (micros_per_query is the mean).
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+        /// Write each contact surface and each body's mesh as legacy VTK files into this folder.
+        #[arg(long)]
+        vtk: Option<PathBuf>,
+        /// Draw each contact patch as a pressure heat map into this PNG file.
+        #[arg(long)]
+        png: Option<PathBuf>,
+    },
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Contact { scene, json, repeat, vtk, png } => {
+            let loaded = contactlab::scene::load_scene(&scene)
+                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let args = ContactArgs { scene, json, repeat, vtk, png };
+            let report = contact::run(&loaded, &args)?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                print!("{}", contact::format_report(&report));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

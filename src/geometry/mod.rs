@@ -13,4 +13,4 @@ mod tet_mesh;
 pub use error::GeometryError;
 pub use shape::Shape;
 pub use surface_mesh::SurfaceMesh;
-pub use tet_mesh::TetMesh;
+pub use tet_mesh::{TetMesh, signed_tet_volume};

@@ -14,5 +14,7 @@ pub type Vector3 = nalgebra::Vector3<f64>;
 pub type Isometry3 = nalgebra::Isometry3<f64>;
 /// A unit quaternion.
 pub type UnitQuaternion = nalgebra::UnitQuaternion<f64>;
+/// A translation.
+pub type Translation3 = nalgebra::Translation3<f64>;
 /// A 3×3 matrix.
 pub type Matrix3 = nalgebra::Matrix3<f64>;

@@ -1,5 +1,136 @@
-//! Pressure field contact (Elandt et al. 2019).
+//! Pressure field contact (Elandt et al. 2019): per-body pressure fields on tet meshes, the
+//! equal-pressure contact surface, Hunt–Crossley dissipation, regularized Coulomb friction, one
+//! net wrench per pair, and the elastic potential energy.
+//!
+//! Use [`PfBody::new`] once per body, then [`evaluate_pair`] (wrench), [`contact_surface`]
+//! (the polygons, for output) and [`pair_energy`] per query.
 
+mod body;
+mod chunked;
+mod energy;
+mod error;
+mod pair;
 mod surface;
+mod traction;
 
+pub use body::{CompliantMesh, Compliance, ContactProperties, PfBody, PfGeometry, RigidMesh};
+pub use error::PressureFieldError;
+pub use pair::BodyState;
 pub use surface::{ContactPolygon, ContactSurface};
+
+use crate::math::{Vector3, Wrench};
+use pair::PairFrame;
+use traction::{Accumulator, Kinetics};
+
+/// Default stiction speed v_s (m/s) of the regularized friction: below about this slip speed
+/// friction falls off linearly to zero.
+pub const DEFAULT_STICTION_SPEED: f64 = 1e-4;
+
+/// Query settings.
+#[derive(Clone, Copy, Debug)]
+pub struct QueryOptions {
+    /// Stiction speed v_s (m/s) of the regularized Coulomb friction, > 0.
+    pub stiction_speed: f64,
+}
+
+impl Default for QueryOptions {
+    fn default() -> Self {
+        Self { stiction_speed: DEFAULT_STICTION_SPEED }
+    }
+}
+
+/// The result of one pair query. Reported on body `a`, torque about the world origin.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PairWrench {
+    pub wrench: Wrench,
+    /// Contact surface area (m²).
+    pub area: f64,
+    /// Number of contact polygons.
+    pub faces: usize,
+}
+
+/// The net contact wrench on body `a` from body `b` (world frame, torque about the world
+/// origin), with the contact area and polygon count. Body `b` receives the opposite wrench.
+pub fn evaluate_pair(
+    a: BodyState,
+    b: BodyState,
+    options: &QueryOptions,
+) -> Result<PairWrench, PressureFieldError> {
+    let pair = PairFrame::new(a, b)?;
+    let kin = kinetics(&pair, options);
+    let candidates = pair.candidates(false);
+    let parts = chunked::sum_chunks(&candidates, |chunk| {
+        let mut acc = Accumulator::default();
+        for &c in chunk {
+            if let Some((poly, p0, n)) = pair.polygon(c) {
+                traction::integrate_polygon(poly.points(), &p0, &n, &kin, &mut acc);
+            }
+        }
+        acc
+    });
+    let mut acc = Accumulator::default();
+    for p in parts {
+        acc += p;
+    }
+    let on_primary = Wrench { force: acc.force, torque: acc.torque }.transformed(&pair.primary.pose);
+    let wrench = if pair.swapped { -on_primary } else { on_primary };
+    Ok(PairWrench { wrench, area: acc.area, faces: acc.polygons })
+}
+
+/// The contact surface of a pair in the world frame, normals from `b` into `a`.
+pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, PressureFieldError> {
+    let pair = PairFrame::new(a, b)?;
+    let candidates = pair.candidates(false);
+    let pose = pair.primary.pose;
+    let flip = if pair.swapped { -1.0 } else { 1.0 };
+    let mut polygons = Vec::new();
+    for c in candidates {
+        if let Some((poly, p0, n)) = pair.polygon(c) {
+            let normal = pose.rotation * n * flip;
+            let mut vertices: Vec<_> = poly.points().iter().map(|x| pose * x).collect();
+            let mut pressure: Vec<f64> = poly.points().iter().map(|x| p0.value(x)).collect();
+            // Counter-clockwise about the reported normal.
+            let area: Vector3 = (1..vertices.len() - 1)
+                .map(|k| (vertices[k] - vertices[0]).cross(&(vertices[k + 1] - vertices[0])))
+                .sum();
+            if area.dot(&normal) < 0.0 {
+                vertices.reverse();
+                pressure.reverse();
+            }
+            polygons.push(ContactPolygon { vertices, pressure, normal });
+        }
+    }
+    Ok(ContactSurface { polygons })
+}
+
+/// The pair's elastic potential energy U = ∫ min(p_a, p_b) dV over the overlap (J).
+pub fn pair_energy(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError> {
+    let pair = PairFrame::new(a, b)?;
+    Ok(energy::pair_energy(&pair))
+}
+
+/// The relative velocity and effective dissipation and friction of a pair, in the primary's
+/// frame.
+fn kinetics(pair: &PairFrame, options: &QueryOptions) -> Kinetics {
+    let (p, s) = (&pair.primary, &pair.secondary);
+    let rinv = p.pose.rotation.inverse();
+    let wp = rinv * p.twist.angular;
+    let ws = rinv * s.twist.angular;
+    let d = rinv * (p.pose.translation.vector - s.pose.translation.vector);
+    let u = rinv * p.twist.linear - rinv * s.twist.linear - ws.cross(&d);
+    // Series combination: the softer body carries more of the deformation, so its
+    // dissipation weighs more; a rigid body contributes none.
+    let dissipation = match pair.secondary_modulus {
+        None => p.body.dissipation,
+        Some(es) => {
+            let ep = p.body.modulus.unwrap_or(0.0);
+            (p.body.dissipation * es + s.body.dissipation * ep) / (ep + es)
+        }
+    };
+    let (mp, ms) = (p.body.friction, s.body.friction);
+    let friction = if mp + ms > 0.0 { 2.0 * mp * ms / (mp + ms) } else { 0.0 };
+    Kinetics { u, w: wp - ws, dissipation, friction, stiction_speed: options.stiction_speed }
+}
+
+#[cfg(test)]
+mod tests;

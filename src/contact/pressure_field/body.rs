@@ -1,0 +1,197 @@
+//! The geometry a body brings to pressure field contact, built once in its body frame.
+
+use super::PressureFieldError;
+use crate::field::{self, LinearField};
+use crate::geometry::bvh::Bvh;
+use crate::geometry::mesher;
+use crate::geometry::{Shape, SurfaceMesh, TetMesh};
+use crate::math::{Plane, Point3, Vector3};
+
+/// How a body responds in contact.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Compliance {
+    /// Infinitely stiff; curved shapes need `resolution` (target edge length, m) for their
+    /// surface mesh.
+    Rigid { resolution: Option<f64> },
+    /// A pressure field p0 = E·ε with E = `modulus` (Pa). Meshed bodies need `resolution`;
+    /// a half space needs `slab_thickness` (m) instead.
+    Compliant { modulus: f64, resolution: Option<f64>, slab_thickness: Option<f64> },
+}
+
+/// The contact properties of a body, as the pressure field model needs them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactProperties {
+    pub compliance: Compliance,
+    /// Hunt–Crossley dissipation (s/m), ≥ 0.
+    pub dissipation: f64,
+    /// Coulomb friction coefficient, ≥ 0.
+    pub friction: f64,
+}
+
+/// A compliant tet mesh with its pressure field.
+#[derive(Debug)]
+pub struct CompliantMesh {
+    pub mesh: TetMesh,
+    /// ε at each vertex.
+    pub extent: Vec<f64>,
+    /// The static pressure p0 = E·ε on each tet, as a linear field in the body frame (Pa).
+    pub pressure: Vec<LinearField>,
+    /// The four face planes of each tet (normals outward), body frame.
+    pub planes: Vec<[Plane; 4]>,
+    pub bvh: Bvh,
+}
+
+/// A rigid closed surface mesh.
+#[derive(Debug)]
+pub struct RigidMesh {
+    pub mesh: SurfaceMesh,
+    pub bvh: Bvh,
+    /// A point inside the solid (the volume centroid), apex of the cones used for volumes.
+    pub apex: Point3,
+}
+
+/// What a body is to the pressure field model.
+#[derive(Debug)]
+pub enum PfGeometry {
+    CompliantMesh(CompliantMesh),
+    RigidMesh(RigidMesh),
+    /// The half space z ≤ 0 with p0 = E·(−z)/slab_thickness.
+    CompliantHalfSpace { slab_thickness: f64 },
+    /// The rigid half space z ≤ 0.
+    RigidHalfSpace,
+}
+
+/// A body ready for pressure field queries.
+#[derive(Debug)]
+pub struct PfBody {
+    pub geometry: PfGeometry,
+    /// Hydroelastic modulus E (Pa); `None` for a rigid body.
+    pub modulus: Option<f64>,
+    pub dissipation: f64,
+    pub friction: f64,
+}
+
+impl PfBody {
+    /// Builds the meshes, field and hierarchy of a body from its shape and properties.
+    pub fn new(shape: &Shape, props: &ContactProperties) -> Result<PfBody, PressureFieldError> {
+        check_non_negative("dissipation", props.dissipation)?;
+        check_non_negative("friction", props.friction)?;
+        let (geometry, modulus) = match (&props.compliance, shape) {
+            (Compliance::Rigid { .. }, Shape::HalfSpace) => (PfGeometry::RigidHalfSpace, None),
+            (Compliance::Compliant { modulus, slab_thickness, .. }, Shape::HalfSpace) => {
+                check_positive("hydroelastic_modulus", *modulus)?;
+                let slab = slab_thickness.ok_or(PressureFieldError::MissingKey {
+                    key: "slab_thickness",
+                    why: "a compliant half space's pressure grows as E·depth/slab_thickness",
+                })?;
+                check_positive("slab_thickness", slab)?;
+                (PfGeometry::CompliantHalfSpace { slab_thickness: slab }, Some(*modulus))
+            }
+            (Compliance::Rigid { resolution }, _) => {
+                let mesh = mesher::surface_mesh(shape, *resolution)?;
+                (PfGeometry::RigidMesh(RigidMesh::new(mesh)), None)
+            }
+            (Compliance::Compliant { modulus, resolution, .. }, _) => {
+                check_positive("hydroelastic_modulus", *modulus)?;
+                let res = resolution.ok_or(PressureFieldError::MissingKey {
+                    key: "resolution",
+                    why: "a compliant body is meshed with tets of about this edge length (m)",
+                })?;
+                check_positive("resolution", res)?;
+                let layered = mesher::layered_tet_mesh(shape, res)?;
+                let extent = field::extent_from_shells(&layered.shell);
+                (
+                    PfGeometry::CompliantMesh(CompliantMesh::new(layered.mesh, extent, *modulus)),
+                    Some(*modulus),
+                )
+            }
+        };
+        Ok(PfBody { geometry, modulus, dissipation: props.dissipation, friction: props.friction })
+    }
+
+    /// Whether the body is compliant.
+    pub fn is_compliant(&self) -> bool {
+        self.modulus.is_some()
+    }
+}
+
+impl CompliantMesh {
+    /// A compliant mesh from a tet mesh and the extent ε at its vertices.
+    pub fn new(mesh: TetMesh, extent: Vec<f64>, modulus: f64) -> CompliantMesh {
+        let pressure = field::tet_fields(&mesh, &extent).into_iter().map(|f| f.scaled(modulus)).collect();
+        let planes = (0..mesh.tets.len()).map(|t| tet_planes(&mesh.tet(t))).collect();
+        let bvh = Bvh::build(mesh.tets.len(), |t| mesh.tet(t));
+        CompliantMesh { mesh, extent, pressure, planes, bvh }
+    }
+}
+
+impl RigidMesh {
+    pub fn new(mesh: SurfaceMesh) -> RigidMesh {
+        let bvh = Bvh::build(mesh.triangles.len(), |t| mesh.triangle(t));
+        let apex = volume_centroid(&mesh);
+        RigidMesh { mesh, bvh, apex }
+    }
+}
+
+/// The outward face planes of a tet; plane `i` is the face opposite vertex `i`.
+pub fn tet_planes(p: &[Point3; 4]) -> [Plane; 4] {
+    std::array::from_fn(|i| {
+        let f = [p[(i + 1) % 4], p[(i + 2) % 4], p[(i + 3) % 4]];
+        let mut n: Vector3 = (f[1] - f[0]).cross(&(f[2] - f[0]));
+        if n.dot(&(p[i] - f[0])) > 0.0 {
+            n = -n;
+        }
+        let len = n.norm();
+        if len > 0.0 {
+            n /= len;
+        }
+        Plane::through(&f[0], n)
+    })
+}
+
+/// The volume centroid of a closed surface mesh (the vertex mean if it encloses no volume).
+fn volume_centroid(mesh: &SurfaceMesh) -> Point3 {
+    let mut vol = 0.0;
+    let mut moment = Vector3::zeros();
+    for t in 0..mesh.triangles.len() {
+        let [a, b, c] = mesh.triangle(t);
+        let v = a.coords.dot(&b.coords.cross(&c.coords)) / 6.0;
+        vol += v;
+        moment += (a.coords + b.coords + c.coords) * (v / 4.0);
+    }
+    if vol.abs() > 0.0 {
+        Point3::from(moment / vol)
+    } else {
+        let n = mesh.vertices.len().max(1) as f64;
+        Point3::from(mesh.vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / n)
+    }
+}
+
+fn check_positive(key: &'static str, value: f64) -> Result<(), PressureFieldError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(PressureFieldError::NotPositive { key, value })
+    }
+}
+
+fn check_non_negative(key: &'static str, value: f64) -> Result<(), PressureFieldError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(PressureFieldError::Negative { key, value })
+    }
+}
+
+impl PfBody {
+    /// The world-frame axis-aligned bounds of the body at `pose`; `None` for a half space
+    /// (unbounded).
+    pub fn world_bounds(&self, pose: &crate::math::Isometry3) -> Option<(Point3, Point3)> {
+        let bvh = match &self.geometry {
+            PfGeometry::CompliantMesh(m) => &m.bvh,
+            PfGeometry::RigidMesh(r) => &r.bvh,
+            _ => return None,
+        };
+        bvh.root().map(|o| o.aabb(pose))
+    }
+}

@@ -1,0 +1,192 @@
+//! One pair of bodies: which is primary, the relative pose, and the contact polygons.
+//!
+//! All geometry is computed in the frame of the *primary* body P (the compliant mesh when there
+//! is one, else the compliant half space); the other body S is brought into P's frame. The
+//! normal n̂ of each polygon points from S into P, so the force on P is along +n̂.
+
+use super::PressureFieldError;
+use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
+use crate::field::LinearField;
+use crate::geometry::clip::{Polygon, tet_section};
+use crate::math::{Isometry3, Plane, Twist, Vector3};
+
+/// A body, its pose in the world and its velocity.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyState<'a> {
+    pub body: &'a PfBody,
+    pub pose: Isometry3,
+    pub twist: Twist,
+}
+
+/// The kinds of pairs the model evaluates, primary first.
+#[derive(Clone, Copy, Debug)]
+pub enum PairKind<'a> {
+    MeshMesh(&'a CompliantMesh, &'a CompliantMesh),
+    MeshRigid(&'a CompliantMesh, &'a RigidMesh),
+    MeshRigidHalfSpace(&'a CompliantMesh),
+    MeshCompliantHalfSpace(&'a CompliantMesh, f64),
+    HalfSpaceRigid(f64, &'a RigidMesh),
+}
+
+/// A pair set up for queries in the primary body's frame.
+#[derive(Clone, Copy, Debug)]
+pub struct PairFrame<'a> {
+    pub kind: PairKind<'a>,
+    /// Whether the primary body is the pair's `b` (results are then negated for `a`).
+    pub swapped: bool,
+    pub primary: BodyState<'a>,
+    pub secondary: BodyState<'a>,
+    /// X_PS: the secondary's frame in the primary's frame.
+    pub p_from_s: Isometry3,
+    /// Hydroelastic modulus of the secondary (`None` if rigid).
+    pub secondary_modulus: Option<f64>,
+}
+
+impl<'a> PairFrame<'a> {
+    /// Orders the pair and checks that the model can evaluate it.
+    pub fn new(a: BodyState<'a>, b: BodyState<'a>) -> Result<PairFrame<'a>, PressureFieldError> {
+        use PfGeometry::*;
+        let rank = |g: &PfGeometry| match g {
+            CompliantMesh(_) => 0,
+            CompliantHalfSpace { .. } => 1,
+            RigidMesh(_) => 2,
+            RigidHalfSpace => 3,
+        };
+        let swapped = rank(&b.body.geometry) < rank(&a.body.geometry);
+        let (p, s) = if swapped { (b, a) } else { (a, b) };
+        let kind = match (&p.body.geometry, &s.body.geometry) {
+            (CompliantMesh(m), CompliantMesh(n)) => PairKind::MeshMesh(m, n),
+            (CompliantMesh(m), RigidMesh(r)) => PairKind::MeshRigid(m, r),
+            (CompliantMesh(m), RigidHalfSpace) => PairKind::MeshRigidHalfSpace(m),
+            (CompliantMesh(m), CompliantHalfSpace { slab_thickness }) => {
+                let e = s.body.modulus.unwrap_or(0.0);
+                PairKind::MeshCompliantHalfSpace(m, e / slab_thickness)
+            }
+            (CompliantHalfSpace { slab_thickness }, RigidMesh(r)) => {
+                let e = p.body.modulus.unwrap_or(0.0);
+                PairKind::HalfSpaceRigid(e / slab_thickness, r)
+            }
+            (CompliantHalfSpace { .. }, _) => return Err(PressureFieldError::TwoHalfSpaces),
+            _ => return Err(PressureFieldError::RigidRigid),
+        };
+        Ok(PairFrame {
+            kind,
+            swapped,
+            primary: p,
+            secondary: s,
+            p_from_s: p.pose.inverse() * s.pose,
+            secondary_modulus: s.body.modulus,
+        })
+    }
+
+    /// The secondary's half-space plane z ≤ 0 in the primary's frame (inside = solid).
+    pub fn secondary_plane(&self) -> Plane {
+        Plane::new(Vector3::z(), 0.0).transformed(&self.p_from_s)
+    }
+
+    /// The static pressure field of a compliant half space secondary, in the primary's frame.
+    pub fn half_space_field(&self, e_over_slab: f64) -> LinearField {
+        transform_field(&LinearField { gradient: Vector3::new(0.0, 0.0, -e_over_slab), offset: 0.0 }, &self.p_from_s)
+    }
+
+    /// Candidate primitive pairs (primary index, secondary index; for half spaces the secondary
+    /// index is 0), in a deterministic order. With `volume`, also primitives entirely inside
+    /// a half space (needed for energies, not for surfaces).
+    pub fn candidates(&self, volume: bool) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        match self.kind {
+            PairKind::MeshMesh(m, n) => m.bvh.overlapping_pairs(&n.bvh, &self.p_from_s, &mut |i, j| out.push((i, j))),
+            PairKind::MeshRigid(m, r) => m.bvh.overlapping_pairs(&r.bvh, &self.p_from_s, &mut |i, j| out.push((i, j))),
+            PairKind::MeshRigidHalfSpace(m) => {
+                m.bvh.below_plane(&self.secondary_plane(), !volume, &mut |i| out.push((i, 0)))
+            }
+            PairKind::MeshCompliantHalfSpace(m, _) => {
+                m.bvh.below_plane(&self.secondary_plane(), false, &mut |i| out.push((i, 0)))
+            }
+            PairKind::HalfSpaceRigid(_, r) => {
+                // The primary's plane z ≤ 0 seen from the secondary.
+                let plane = Plane::new(Vector3::z(), 0.0).transformed(&self.p_from_s.inverse());
+                r.bvh.below_plane(&plane, false, &mut |j| out.push((0, j)))
+            }
+        }
+        out
+    }
+
+    /// The contact polygon of one candidate, if any: the polygon (primary frame), the static
+    /// pressure on it, and the unit normal from the secondary into the primary.
+    #[inline]
+    pub fn polygon(&self, (i, j): (u32, u32)) -> Option<(Polygon, LinearField, Vector3)> {
+        let x = &self.p_from_s;
+        match self.kind {
+            PairKind::MeshMesh(m, n) => {
+                let fp = m.pressure[i as usize];
+                let fs = transform_field(&n.pressure[j as usize], x);
+                let (plane, normal) = equilibrium_plane(&fp, &fs)?;
+                let mut poly = tet_section(&m.mesh.tet(i as usize), &plane);
+                for pl in &n.planes[j as usize] {
+                    if poly.is_empty() {
+                        return None;
+                    }
+                    poly = poly.clip(&pl.transformed(x));
+                }
+                (!poly.is_empty()).then_some((poly, fp, normal))
+            }
+            PairKind::MeshRigid(m, r) => {
+                let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
+                let mut poly = Polygon::from_points(&[a, b, c]);
+                for pl in &m.planes[i as usize] {
+                    poly = poly.clip(pl);
+                    if poly.is_empty() {
+                        return None;
+                    }
+                }
+                let normal = (b - a).cross(&(c - a)).try_normalize(0.0)?;
+                Some((poly, m.pressure[i as usize], normal))
+            }
+            PairKind::MeshRigidHalfSpace(m) => {
+                let plane = self.secondary_plane();
+                let poly = tet_section(&m.mesh.tet(i as usize), &plane);
+                (!poly.is_empty()).then_some((poly, m.pressure[i as usize], plane.normal))
+            }
+            PairKind::MeshCompliantHalfSpace(m, k) => {
+                let fp = m.pressure[i as usize];
+                let fs = self.half_space_field(k);
+                let (plane, normal) = equilibrium_plane(&fp, &fs)?;
+                let poly = tet_section(&m.mesh.tet(i as usize), &plane).clip(&self.secondary_plane());
+                (!poly.is_empty()).then_some((poly, fp, normal))
+            }
+            PairKind::HalfSpaceRigid(k, r) => {
+                let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
+                let poly = Polygon::from_points(&[a, b, c]).clip(&Plane::new(Vector3::z(), 0.0));
+                let normal = (b - a).cross(&(c - a)).try_normalize(0.0)?;
+                let fp = LinearField { gradient: Vector3::new(0.0, 0.0, -k), offset: 0.0 };
+                (!poly.is_empty()).then_some((poly, fp, normal))
+            }
+        }
+    }
+}
+
+/// A linear field given in frame S expressed in frame P, with `p_from_s` = X_PS.
+#[inline]
+pub fn transform_field(f: &LinearField, p_from_s: &Isometry3) -> LinearField {
+    let g = p_from_s.rotation * f.gradient;
+    LinearField { gradient: g, offset: f.offset - g.dot(&p_from_s.translation.vector) }
+}
+
+/// The plane where the two linear pressures are equal, as a plane whose inside is
+/// `p_primary ≤ p_secondary`, and its unit normal (from the secondary into the primary).
+/// `None` where the plane is undefined or the gradients do not point into their own bodies
+/// (∇p_P · n̂ > 0 and ∇p_S · n̂ < 0 are required).
+#[inline]
+pub fn equilibrium_plane(fp: &LinearField, fs: &LinearField) -> Option<(Plane, Vector3)> {
+    let g = fp.gradient - fs.gradient;
+    let len = g.norm();
+    if !(len > 0.0) {
+        return None;
+    }
+    let n = g / len;
+    if fp.gradient.dot(&n) <= 0.0 || fs.gradient.dot(&n) >= 0.0 {
+        return None;
+    }
+    Some((Plane::new(g, fs.offset - fp.offset), n))
+}

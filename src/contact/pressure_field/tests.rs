@@ -1,0 +1,136 @@
+//! Unit tests of the pressure field core on hand-made meshes (the paper's 12-tet cube).
+
+use super::*;
+use crate::geometry::{SurfaceMesh, TetMesh};
+use crate::math::{Isometry3, Point3, Twist, UnitQuaternion};
+
+/// The paper's cube of side 2h: 12 tets sharing the centre (ε = 1 there, 0 at the corners).
+fn cube_body(h: f64, modulus: f64) -> PfBody {
+    let mut vertices: Vec<Point3> =
+        (0..8).map(|k| Point3::new(s(k & 1) * h, s(k & 2) * h, s(k & 4) * h)).collect();
+    vertices.push(Point3::origin());
+    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+    let mut tets = Vec::new();
+    for q in quads {
+        for tri in [[q[0], q[1], q[2]], [q[0], q[2], q[3]]] {
+            let mut t = [tri[0], tri[1], tri[2], 8u32];
+            let m = TetMesh { vertices: vertices.clone(), tets: vec![t] };
+            if m.tet_volume(0) < 0.0 {
+                t.swap(0, 1);
+            }
+            tets.push(t);
+        }
+    }
+    let mesh = TetMesh { vertices, tets };
+    let mut extent = vec![0.0; 9];
+    extent[8] = 1.0;
+    PfBody {
+        geometry: PfGeometry::CompliantMesh(CompliantMesh::new(mesh, extent, modulus)),
+        modulus: Some(modulus),
+        dissipation: 0.0,
+        friction: 0.0,
+    }
+}
+
+fn s(bit: usize) -> f64 {
+    if bit == 0 { -1.0 } else { 1.0 }
+}
+
+fn rigid_ground() -> PfBody {
+    PfBody { geometry: PfGeometry::RigidHalfSpace, modulus: None, dissipation: 0.0, friction: 0.0 }
+}
+
+fn state(body: &PfBody, pose: Isometry3) -> BodyState<'_> {
+    BodyState { body, pose, twist: Twist::default() }
+}
+
+fn pose(x: [f64; 3], rpy: [f64; 3]) -> Isometry3 {
+    Isometry3::from_parts(crate::math::Vector3::from(x).into(), UnitQuaternion::from_euler_angles(rpy[0], rpy[1], rpy[2]))
+}
+
+#[test]
+fn cube_on_rigid_ground_matches_pyramid_closed_form() {
+    // ε = min over faces of (1 − distance-to-centre-along-the-face-normal / h): on the ground
+    // plane, h − d below the centre, that is min(d/h, 1 − |x|/h, 1 − |y|/h).
+    let (h, e, d) = (0.1, 1e5, 0.01);
+    let cube = cube_body(h, e);
+    let ground = rigid_ground();
+    let a = state(&cube, pose([0.0, 0.0, h - d], [0.0; 3]));
+    let b = state(&ground, Isometry3::identity());
+    let w = evaluate_pair(a, b, &QueryOptions::default()).unwrap();
+    // ∫ p = E ∫∫ min(d/h, 1 − |x|/h, 1 − |y|/h) dx dy over [−h, h]² (midpoint sums).
+    let n = 2000;
+    let mut exact = 0.0;
+    for i in 0..n {
+        for j in 0..n {
+            let x = -h + (i as f64 + 0.5) * 2.0 * h / n as f64;
+            let y = -h + (j as f64 + 0.5) * 2.0 * h / n as f64;
+            exact += (d / h).min(1.0 - x.abs() / h).min(1.0 - y.abs() / h);
+        }
+    }
+    exact *= e * (2.0 * h / n as f64).powi(2);
+    assert!((w.wrench.force.z - exact).abs() < 1e-4 * exact, "{} vs {exact}", w.wrench.force.z);
+    // The force is minus the derivative of the energy.
+    let u = |z: f64| pair_energy(state(&cube, pose([0.0, 0.0, z], [0.0; 3])), b).unwrap();
+    let z = h - d;
+    let fd = -(u(z + 1e-6) - u(z - 1e-6)) / 2e-6;
+    assert!((fd - w.wrench.force.z).abs() < 1e-6 * exact, "{fd} vs {}", w.wrench.force.z);
+}
+
+#[test]
+fn two_cubes_force_is_minus_energy_gradient() {
+    let a_body = cube_body(0.1, 1e5);
+    let b_body = cube_body(0.08, 3e5);
+    let pa = pose([0.01, 0.02, 0.19], [0.05, 0.1, 0.3]);
+    let pb = pose([0.0, 0.0, 0.0], [0.1, -0.05, 0.2]);
+    let w = evaluate_pair(state(&a_body, pa), state(&b_body, pb), &QueryOptions::default()).unwrap();
+    assert!(w.faces > 0 && w.wrench.force.norm() > 1.0);
+    let h = 1e-6;
+    for i in 0..3 {
+        let mut dx = [0.0; 3];
+        dx[i] = h;
+        let shift = |k: f64| {
+            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity()) * pa
+        };
+        let up = pair_energy(state(&a_body, shift(1.0)), state(&b_body, pb)).unwrap();
+        let dn = pair_energy(state(&a_body, shift(-1.0)), state(&b_body, pb)).unwrap();
+        let fd = -(up - dn) / (2.0 * h);
+        assert!((fd - w.wrench.force[i]).abs() < 1e-6 * w.wrench.force.norm(), "axis {i}: {fd} vs {}", w.wrench.force[i]);
+    }
+}
+
+#[test]
+fn rigid_box_mesh_on_compliant_cube_agrees_with_energy() {
+    // A rigid box surface (12 triangles) pressed into the compliant cube.
+    let h = 0.05;
+    let v: Vec<Point3> = (0..8).map(|k| Point3::new(s(k & 1) * h, s(k & 2) * h, s(k & 4) * h)).collect();
+    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+    let mut triangles = Vec::new();
+    for q in quads {
+        triangles.push([q[0], q[1], q[2]]);
+        triangles.push([q[0], q[2], q[3]]);
+    }
+    let mut mesh = SurfaceMesh { vertices: v, triangles };
+    if mesh.volume() < 0.0 {
+        mesh.triangles.iter_mut().for_each(|t| t.swap(1, 2));
+    }
+    let rigid = PfBody { geometry: PfGeometry::RigidMesh(RigidMesh::new(mesh)), modulus: None, dissipation: 0.0, friction: 0.0 };
+    let cube = cube_body(0.1, 1e5);
+    let pa = pose([0.0, 0.0, 0.0], [0.0; 3]);
+    let pb = pose([0.01, 0.02, 0.13], [0.2, 0.3, 0.1]);
+    let w = evaluate_pair(state(&cube, pa), state(&rigid, pb), &QueryOptions::default()).unwrap();
+    let f = w.wrench.force.norm();
+    assert!(f > 1.0);
+    let h = 1e-6;
+    for i in 0..3 {
+        let mut dx = [0.0; 3];
+        dx[i] = h;
+        let shift = |k: f64| {
+            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity()) * pa
+        };
+        let up = pair_energy(state(&cube, shift(1.0)), state(&rigid, pb)).unwrap();
+        let dn = pair_energy(state(&cube, shift(-1.0)), state(&rigid, pb)).unwrap();
+        let fd = -(up - dn) / (2.0 * h);
+        assert!((fd - w.wrench.force[i]).abs() < 1e-6 * f, "axis {i}: {fd} vs {}", w.wrench.force[i]);
+    }
+}
