@@ -73,7 +73,12 @@ impl Outline {
 
     /// `body 'name'` or, for a body without a name, `body #n` (1-based).
     pub fn body_label(&self, index: usize) -> String {
-        match self.bodies.get(index).and_then(|(n, _)| n.as_deref()) {
+        match self
+            .bodies
+            .get(index)
+            .and_then(|(n, _)| n.as_deref())
+            .filter(|n| !n.trim().is_empty())
+        {
             Some(name) => format!("body '{name}'"),
             None => format!("body #{}", index + 1),
         }

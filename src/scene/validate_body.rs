@@ -31,7 +31,11 @@ pub(super) fn body_spec(
     }
     let fixed = raw.fixed.unwrap_or(false);
     if raw.mass.is_some() && raw.density.is_some() {
-        return Err(not_allowed(place, "density", "`mass` is given too; give only one of them"));
+        return Err(not_allowed(
+            place,
+            "density",
+            "`mass` is given too, and a body has one or the other",
+        ));
     }
     let mass = raw.mass.map(|m| positive(place, "mass", m, "kg")).transpose()?;
     let density = raw.density.map(|d| positive(place, "density", d, "kg/m³")).transpose()?;
