@@ -188,7 +188,7 @@ fn unknown_shape_type_lists_the_types() {
 
 #[test]
 fn unknown_contact_key_and_section_key_are_named() {
-    let msg = message(&format!("{}", ball_with("").replace("resolution", "resolutoin")));
+    let msg = message(&ball_with("").replace("resolution", "resolutoin"));
     assert_mentions(&msg, &["body 'ball'", "`resolutoin`", "`resolution`", "`friction`"]);
     let msg = message(&format!("[sim]\nduraton = 1\n{}", ball_with("")));
     assert_mentions(&msg, &["[sim]", "`duraton`", "`duration`", "line 2"]);
