@@ -103,7 +103,11 @@ pub fn write_contact_surface_vtk(path: &Path, surface: &ContactSurface) -> Resul
             first += p.vertices.len();
         }
         writeln!(w, "POINT_DATA {n_points}")?;
-        scalars(w, "pressure", polys.iter().flat_map(|p| p.pressure.iter().copied()))?;
+        scalars(
+            w,
+            "pressure",
+            polys.iter().flat_map(|p| p.pressure.iter().copied()),
+        )?;
         writeln!(w, "CELL_DATA {}", polys.len())?;
         writeln!(w, "NORMALS normal double")?;
         for p in polys {
@@ -114,7 +118,11 @@ pub fn write_contact_surface_vtk(path: &Path, surface: &ContactSurface) -> Resul
 }
 
 fn bad(path: &Path, problem: String, fix: &str) -> OutputError {
-    OutputError::BadInput { path: path.to_path_buf(), problem, fix: fix.into() }
+    OutputError::BadInput {
+        path: path.to_path_buf(),
+        problem,
+        fix: fix.into(),
+    }
 }
 
 /// Every index is below `n` (a bad index would write a file VTK readers crash on).
@@ -139,11 +147,16 @@ fn write_file(
     body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {
     let mut w = BufWriter::new(File::create(path).map_err(OutputError::io(path))?);
-    body(&mut w).and_then(|()| w.flush()).map_err(OutputError::io(path))
+    body(&mut w)
+        .and_then(|()| w.flush())
+        .map_err(OutputError::io(path))
 }
 
 fn header(w: &mut impl Write, title: &str, dataset: &str) -> std::io::Result<()> {
-    writeln!(w, "# vtk DataFile Version 3.0\n{title}\nASCII\nDATASET {dataset}")
+    writeln!(
+        w,
+        "# vtk DataFile Version 3.0\n{title}\nASCII\nDATASET {dataset}"
+    )
 }
 
 fn points<'a>(
@@ -168,7 +181,10 @@ fn scalars(
     name: &str,
     values: impl Iterator<Item = f64>,
 ) -> std::io::Result<()> {
-    let name: String = name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect();
+    let name: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect();
     writeln!(w, "SCALARS {name} double 1\nLOOKUP_TABLE default")?;
     for v in values {
         writeln!(w, "{v}")?;

@@ -4,7 +4,12 @@
 use super::{Place, SceneError};
 
 fn invalid(place: &Place, key: &str, problem: String, fix: String) -> SceneError {
-    SceneError::Invalid { place: place.clone(), key: key.into(), problem, fix }
+    SceneError::Invalid {
+        place: place.clone(),
+        key: key.into(),
+        problem,
+        fix,
+    }
 }
 
 /// `value` is finite (TOML can spell `nan` and `inf`).
@@ -44,7 +49,11 @@ pub(super) fn positive(
     if value > 0.0 {
         Ok(value)
     } else {
-        let unit = if unit.is_empty() { String::new() } else { format!(" ({unit})") };
+        let unit = if unit.is_empty() {
+            String::new()
+        } else {
+            format!(" ({unit})")
+        };
         Err(invalid(
             place,
             key,
@@ -89,10 +98,22 @@ pub(super) fn required(
     value: Option<f64>,
     why: &str,
 ) -> Result<f64, SceneError> {
-    value.ok_or_else(|| invalid(place, key, format!("is missing: {why}"), format!("add `{key}`")))
+    value.ok_or_else(|| {
+        invalid(
+            place,
+            key,
+            format!("is missing: {why}"),
+            format!("add `{key}`"),
+        )
+    })
 }
 
 /// An error for a key that must not be given in this situation.
 pub(super) fn not_allowed(place: &Place, key: &str, why: &str) -> SceneError {
-    invalid(place, key, format!("is not allowed here: {why}"), format!("remove `{key}`"))
+    invalid(
+        place,
+        key,
+        format!("is not allowed here: {why}"),
+        format!("remove `{key}`"),
+    )
 }

@@ -21,7 +21,10 @@ pub struct LineCol {
 impl Place {
     /// A place without a known position.
     pub fn section(section: impl Into<String>) -> Self {
-        Self { section: section.into(), at: None }
+        Self {
+            section: section.into(),
+            at: None,
+        }
     }
 }
 
@@ -48,14 +51,26 @@ pub enum SceneError {
         source: std::io::Error,
     },
     #[error("scene file is not valid TOML{}: {message}; fix the syntax", at_text(*.at))]
-    Syntax { message: String, at: Option<LineCol> },
+    Syntax {
+        message: String,
+        at: Option<LineCol>,
+    },
     /// A key that is unknown, missing or of the wrong type, as reported by the TOML reader
     /// (unknown keys list the valid ones).
     #[error("{place}: {message}; {fix}")]
-    Schema { place: Place, message: String, fix: String },
+    Schema {
+        place: Place,
+        message: String,
+        fix: String,
+    },
     /// A value that is well-typed but not allowed.
     #[error("{place}: `{key}` {problem}; {fix}")]
-    Invalid { place: Place, key: String, problem: String, fix: String },
+    Invalid {
+        place: Place,
+        key: String,
+        problem: String,
+        fix: String,
+    },
     #[error(
         "{place}: the name '{name}' is used by more than one body; give every body a unique `name`"
     )]

@@ -34,16 +34,27 @@ impl Outline {
             .body
             .iter()
             .map(|b| {
-                let name = b.get_ref().get("name").and_then(|v| v.as_str()).map(str::to_owned);
+                let name = b
+                    .get_ref()
+                    .get("name")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned);
                 (name, b.span())
             })
             .collect();
-        Self { model: o.model.map(|m| m.span()), sim: o.sim.map(|s| s.span()), bodies }
+        Self {
+            model: o.model.map(|m| m.span()),
+            sim: o.sim.map(|s| s.span()),
+            bodies,
+        }
     }
 
     /// The place of byte `offset` in `text`.
     pub fn place(&self, text: &str, offset: usize) -> Place {
-        Place { section: self.section(text, offset), at: Some(line_col(text, offset)) }
+        Place {
+            section: self.section(text, offset),
+            at: Some(line_col(text, offset)),
+        }
     }
 
     fn section(&self, text: &str, offset: usize) -> String {
@@ -94,7 +105,10 @@ pub(super) fn line_col(text: &str, offset: usize) -> LineCol {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    LineCol { line, column: before[line_start..].chars().count() + 1 }
+    LineCol {
+        line,
+        column: before[line_start..].chars().count() + 1,
+    }
 }
 
 /// The key whose value starts at `offset` (`mass` in `mass = "x"`), if the text says so.
@@ -127,7 +141,10 @@ pub(super) fn fix_for(message: &str) -> &'static str {
 pub(super) fn schema_error(text: &str, outline: &Outline, err: &toml::de::Error) -> SceneError {
     let raw = err.message().trim();
     let (place, key) = match err.span() {
-        Some(span) => (outline.place(text, span.start), key_before(text, span.start)),
+        Some(span) => (
+            outline.place(text, span.start),
+            key_before(text, span.start),
+        ),
         None => (Place::section("scene"), None),
     };
     let message = match key {
@@ -137,11 +154,20 @@ pub(super) fn schema_error(text: &str, outline: &Outline, err: &toml::de::Error)
         }
         _ => raw.to_owned(),
     };
-    SceneError::Schema { place, message, fix: fix_for(raw).into() }
+    SceneError::Schema {
+        place,
+        message,
+        fix: fix_for(raw).into(),
+    }
 }
 
 /// A syntax error (not TOML at all).
 pub(super) fn syntax_error(text: &str, err: &toml::de::Error) -> SceneError {
     let at = err.span().map(|span| line_col(text, span.start));
-    SceneError::Syntax { message: err.message().trim().to_owned(), at }
+    let mut message = err.message().trim().replace('\n', ", ");
+    if message.contains("inline table") {
+        // The usual cause: an inline table wrapped over several lines, as TOML forbids.
+        message.push_str(" (an inline table { ... } must be on one line; use a sub-table such as [body.contact] for long ones)");
+    }
+    SceneError::Syntax { message, at }
 }

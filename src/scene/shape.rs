@@ -29,13 +29,19 @@ pub(super) fn parse_shape(
             (None, None) => format!("`shape`: {message}; `type` is one of: {}", types.join(", ")),
             (None, Some(_)) => format!("`shape.type`: {message}"),
         };
-        SceneError::Schema { place: place.clone(), message, fix: fix_for(e.message()).into() }
+        SceneError::Schema {
+            place: place.clone(),
+            message,
+            fix: fix_for(e.message()).into(),
+        }
     })?;
     let shape = match raw {
-        RawShape::Sphere { radius } => {
-            Shape::Sphere { radius: positive(place, "shape.radius", radius, "m")? }
-        }
-        RawShape::Box { size } => Shape::Box { size: positive_n(place, "shape.size", size, "m")? },
+        RawShape::Sphere { radius } => Shape::Sphere {
+            radius: positive(place, "shape.radius", radius, "m")?,
+        },
+        RawShape::Box { size } => Shape::Box {
+            size: positive_n(place, "shape.size", size, "m")?,
+        },
         RawShape::Cylinder { radius, length } => Shape::Cylinder {
             radius: positive(place, "shape.radius", radius, "m")?,
             length: positive(place, "shape.length", length, "m")?,
@@ -44,9 +50,9 @@ pub(super) fn parse_shape(
             radius: positive(place, "shape.radius", radius, "m")?,
             length: positive(place, "shape.length", length, "m")?,
         },
-        RawShape::Ellipsoid { radii } => {
-            Shape::Ellipsoid { radii: positive_n(place, "shape.radii", radii, "m")? }
-        }
+        RawShape::Ellipsoid { radii } => Shape::Ellipsoid {
+            radii: positive_n(place, "shape.radii", radii, "m")?,
+        },
         RawShape::Halfspace {} => Shape::HalfSpace,
         RawShape::Convex { file } => {
             let path = base_dir.join(&file);
@@ -55,7 +61,11 @@ pub(super) fn parse_shape(
                 path: path.clone(),
                 source: Box::new(source),
             })?;
-            if points.len() < 4 || points.iter().any(|p| !p.coords.iter().all(|c| c.is_finite())) {
+            if points.len() < 4
+                || points
+                    .iter()
+                    .any(|p| !p.coords.iter().all(|c| c.is_finite()))
+            {
                 return Err(SceneError::Invalid {
                     place: place.clone(),
                     key: "shape.file".into(),

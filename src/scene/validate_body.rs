@@ -27,7 +27,11 @@ pub(super) fn body_spec(
         fix: fix.into(),
     };
     if raw.name.trim().is_empty() {
-        return Err(invalid("name", "is empty".into(), "give the body a non-empty, unique name"));
+        return Err(invalid(
+            "name",
+            "is empty".into(),
+            "give the body a non-empty, unique name",
+        ));
     }
     let fixed = raw.fixed.unwrap_or(false);
     if raw.mass.is_some() && raw.density.is_some() {
@@ -37,8 +41,14 @@ pub(super) fn body_spec(
             "`mass` is given too, and a body has one or the other",
         ));
     }
-    let mass = raw.mass.map(|m| positive(place, "mass", m, "kg")).transpose()?;
-    let density = raw.density.map(|d| positive(place, "density", d, "kg/m³")).transpose()?;
+    let mass = raw
+        .mass
+        .map(|m| positive(place, "mass", m, "kg"))
+        .transpose()?;
+    let density = raw
+        .density
+        .map(|d| positive(place, "density", d, "kg/m³"))
+        .transpose()?;
     if !fixed && mass.is_none() && density.is_none() {
         return Err(invalid(
             "mass",
@@ -46,17 +56,34 @@ pub(super) fn body_spec(
             "add `mass` (kg) or `density` (kg/m³), or set fixed = true",
         ));
     }
-    let inertia = raw.inertia.map(|i| principal_moments(place, i)).transpose()?;
+    let inertia = raw
+        .inertia
+        .map(|i| principal_moments(place, i))
+        .transpose()?;
 
     let position = finite_n(place, "position", raw.position.unwrap_or([0.0; 3]))?;
     let rotation = unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?;
     let pose = Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation);
-    let linear = finite_n(place, "linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]))?;
-    let angular = finite_n(place, "angular_velocity", raw.angular_velocity.unwrap_or([0.0; 3]))?;
-    let twist = Twist { linear: linear.into(), angular: angular.into() };
+    let linear = finite_n(
+        place,
+        "linear_velocity",
+        raw.linear_velocity.unwrap_or([0.0; 3]),
+    )?;
+    let angular = finite_n(
+        place,
+        "angular_velocity",
+        raw.angular_velocity.unwrap_or([0.0; 3]),
+    )?;
+    let twist = Twist {
+        linear: linear.into(),
+        angular: angular.into(),
+    };
     if fixed && twist != Twist::default() {
-        let key =
-            if twist.linear == Vector3::zeros() { "angular_velocity" } else { "linear_velocity" };
+        let key = if twist.linear == Vector3::zeros() {
+            "angular_velocity"
+        } else {
+            "linear_velocity"
+        };
         return Err(invalid(
             key,
             "is not zero, but the body is fixed and never moves".into(),
@@ -73,7 +100,17 @@ pub(super) fn body_spec(
         ));
     }
     let contact = contact_spec(raw.contact, &shape, place)?;
-    Ok(BodySpec { name: raw.name, fixed, mass, density, inertia, pose, twist, shape, contact })
+    Ok(BodySpec {
+        name: raw.name,
+        fixed,
+        mass,
+        density,
+        inertia,
+        pose,
+        twist,
+        shape,
+        contact,
+    })
 }
 
 /// `orientation = [w, x, y, z]`: finite, unit within [`UNIT_TOLERANCE`], then normalised.

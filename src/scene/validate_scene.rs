@@ -10,7 +10,11 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
     let Some(raw) = raw else { return Ok(d) };
     let place = Place::section("[sim]");
     let opt = |key: &str, v: Option<f64>| v.map(|v| positive(&place, key, v, "")).transpose();
-    if raw.integrator.as_deref().is_some_and(|s| s.trim().is_empty()) {
+    if raw
+        .integrator
+        .as_deref()
+        .is_some_and(|s| s.trim().is_empty())
+    {
         return Err(SceneError::Invalid {
             place: place.clone(),
             key: "integrator".into(),
