@@ -4,6 +4,7 @@
 //! [`math`] → [`geometry`] → [`field`] → [`contact`] → [`scene`] / the `contactlab` binary.
 //! See `ARCHITECTURE.md` for the map of the code.
 
+pub mod app;
 pub mod contact;
 pub mod field;
 pub mod geometry;

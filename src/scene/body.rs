@@ -1,0 +1,51 @@
+use crate::geometry::Shape;
+use crate::math::{Isometry3, Twist};
+use serde::Deserialize;
+
+/// One body of a scene, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodySpec {
+    /// Unique, non-empty.
+    pub name: String,
+    /// Fixed bodies never move.
+    pub fixed: bool,
+    /// Mass (kg); at most one of `mass` and `density` is set.
+    pub mass: Option<f64>,
+    /// Density (kg/m³); the mass then follows from the shape's volume.
+    pub density: Option<f64>,
+    /// Principal moments of inertia (kg·m²) about the body-frame axes through the body-frame
+    /// origin, i.e. the diagonal of the body-frame inertia tensor. `None`: computed from the shape.
+    pub inertia: Option<[f64; 3]>,
+    /// Body frame in the world (`position`, `orientation`); the rotation is normalised.
+    pub pose: Isometry3,
+    /// Initial velocity (`linear_velocity`, `angular_velocity`), both in the world frame.
+    pub twist: Twist,
+    pub shape: Shape,
+    pub contact: ContactSpec,
+}
+
+/// Whether a body deforms under contact (pressure field) or is rigid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compliance {
+    Compliant,
+    #[default]
+    Rigid,
+}
+
+/// Contact properties of a body (`contact = { ... }`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ContactSpec {
+    pub compliance: Compliance,
+    /// Hydroelastic modulus E (Pa); required for compliant bodies.
+    pub hydroelastic_modulus: Option<f64>,
+    /// Target edge length (m) of the body's meshes; required for compliant bodies other than a
+    /// half space.
+    pub resolution: Option<f64>,
+    /// Hunt–Crossley dissipation (s/m), ≥ 0. Default 0.
+    pub dissipation: f64,
+    /// Coulomb friction coefficient, ≥ 0. Default 0.
+    pub friction: f64,
+    /// Depth (m) over which a compliant half space's pressure grows to E; half spaces only.
+    pub slab_thickness: Option<f64>,
+}

@@ -1,0 +1,78 @@
+use crate::math::Vector3;
+use serde::Deserialize;
+
+use super::BodySpec;
+
+/// A parsed and validated scene: the contact model, simulation settings and bodies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub model: ModelKind,
+    pub sim: SimSettings,
+    pub bodies: Vec<BodySpec>,
+}
+
+impl Scene {
+    /// The body called `name`, if any.
+    pub fn body(&self, name: &str) -> Option<&BodySpec> {
+        self.bodies.iter().find(|b| b.name == name)
+    }
+}
+
+/// The contact model a scene runs under (`[model] kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelKind {
+    #[default]
+    PressureField,
+    Hertz,
+    Volume6d,
+    Peg,
+}
+
+impl ModelKind {
+    /// The key used in scene files and JSON output.
+    pub fn key(self) -> &'static str {
+        match self {
+            ModelKind::PressureField => "pressure_field",
+            ModelKind::Hertz => "hertz",
+            ModelKind::Volume6d => "volume6d",
+            ModelKind::Peg => "peg",
+        }
+    }
+}
+
+impl std::fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Settings read by `simulate` (`[sim]`). `integrator` names are defined by the dynamics layer;
+/// the scene only checks the numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimSettings {
+    /// Simulated time (s), > 0. Default 1.
+    pub duration: f64,
+    /// Gravity (m/s²), world frame. Default (0, 0, −9.81).
+    pub gravity: Vector3,
+    pub integrator: Option<String>,
+    /// Fixed or initial step (s), > 0.
+    pub dt: Option<f64>,
+    /// Relative error tolerance of adaptive integrators, > 0.
+    pub rtol: Option<f64>,
+    /// Absolute error tolerance of adaptive integrators, > 0.
+    pub atol: Option<f64>,
+}
+
+impl Default for SimSettings {
+    fn default() -> Self {
+        Self {
+            duration: 1.0,
+            gravity: Vector3::new(0.0, 0.0, -9.81),
+            integrator: None,
+            dt: None,
+            rtol: None,
+            atol: None,
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! The scene file exactly as written: serde structs that reject unknown keys. Validation and
+//! defaults live in `validate.rs`, so these only say which keys exist and their types.
+
+use super::{Compliance, ModelKind};
+use serde::Deserialize;
+use std::path::PathBuf;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawScene {
+    pub model: Option<RawModel>,
+    pub sim: Option<RawSim>,
+    #[serde(default)]
+    pub body: Vec<Spanned<RawBody>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawModel {
+    pub kind: ModelKind,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSim {
+    pub duration: Option<f64>,
+    pub gravity: Option<[f64; 3]>,
+    pub integrator: Option<String>,
+    pub dt: Option<f64>,
+    pub rtol: Option<f64>,
+    pub atol: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBody {
+    pub name: String,
+    pub fixed: Option<bool>,
+    pub mass: Option<f64>,
+    pub density: Option<f64>,
+    pub inertia: Option<[f64; 3]>,
+    pub position: Option<[f64; 3]>,
+    pub orientation: Option<[f64; 4]>,
+    pub linear_velocity: Option<[f64; 3]>,
+    pub angular_velocity: Option<[f64; 3]>,
+    /// Kept as a table so its errors can be reported with the shape's own location and the
+    /// valid keys of its `type` (see `shape.rs`).
+    pub shape: Spanned<toml::Table>,
+    pub contact: Option<RawContact>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawContact {
+    pub compliance: Option<Compliance>,
+    pub hydroelastic_modulus: Option<f64>,
+    pub resolution: Option<f64>,
+    pub dissipation: Option<f64>,
+    pub friction: Option<f64>,
+    pub slab_thickness: Option<f64>,
+}
+
+/// `shape = { type = "...", ... }`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub(super) enum RawShape {
+    Sphere {
+        radius: f64,
+    },
+    Box {
+        size: [f64; 3],
+    },
+    Cylinder {
+        radius: f64,
+        length: f64,
+    },
+    Capsule {
+        radius: f64,
+        length: f64,
+    },
+    Ellipsoid {
+        radii: [f64; 3],
+    },
+    Halfspace {},
+    Convex {
+        file: PathBuf,
+    },
+    /// Accepted so that the message can say meshes are not supported yet, rather than that the
+    /// keys are unknown.
+    #[allow(dead_code)]
+    Mesh {
+        file: PathBuf,
+        field: Option<String>,
+        core: Option<String>,
+        skin_depth: Option<f64>,
+    },
+}
+
+/// The keys each shape `type` accepts, for error messages.
+pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
+    ("sphere", "type, radius"),
+    ("box", "type, size"),
+    ("cylinder", "type, radius, length"),
+    ("capsule", "type, radius, length"),
+    ("ellipsoid", "type, radii"),
+    ("halfspace", "type"),
+    ("convex", "type, file"),
+    ("mesh", "type, file, field, core, skin_depth"),
+];

@@ -1,0 +1,153 @@
+//! One `[[body]]` table → [`BodySpec`].
+
+use super::checks::{finite_n, not_allowed, positive, positive_n};
+use super::raw::RawBody;
+use super::shape::parse_shape;
+use super::validate_contact::contact_spec;
+use super::{BodySpec, Place, SceneError};
+use crate::geometry::Shape;
+use crate::math::{Isometry3, Twist, UnitQuaternion, Vector3};
+use nalgebra::{Quaternion, Translation3};
+use std::path::Path;
+
+/// How far |q| may be from 1 before an orientation is rejected rather than normalised.
+const UNIT_TOLERANCE: f64 = 1e-6;
+
+/// Validates one body. `place` names the body (and its line); `shape_place` is the shape table's.
+pub(super) fn body_spec(
+    raw: RawBody,
+    place: &Place,
+    shape_place: &Place,
+    base_dir: &Path,
+) -> Result<BodySpec, SceneError> {
+    let invalid = |key: &str, problem: String, fix: &str| SceneError::Invalid {
+        place: place.clone(),
+        key: key.into(),
+        problem,
+        fix: fix.into(),
+    };
+    if raw.name.trim().is_empty() {
+        return Err(invalid(
+            "name",
+            "is empty".into(),
+            "give the body a non-empty, unique name",
+        ));
+    }
+    let fixed = raw.fixed.unwrap_or(false);
+    if raw.mass.is_some() && raw.density.is_some() {
+        return Err(not_allowed(
+            place,
+            "density",
+            "`mass` is given too, and a body has one or the other",
+        ));
+    }
+    let mass = raw
+        .mass
+        .map(|m| positive(place, "mass", m, "kg"))
+        .transpose()?;
+    let density = raw
+        .density
+        .map(|d| positive(place, "density", d, "kg/m³"))
+        .transpose()?;
+    if !fixed && mass.is_none() && density.is_none() {
+        return Err(invalid(
+            "mass",
+            "is missing: a body that can move needs a mass".into(),
+            "add `mass` (kg) or `density` (kg/m³), or set fixed = true",
+        ));
+    }
+    let inertia = raw
+        .inertia
+        .map(|i| principal_moments(place, i))
+        .transpose()?;
+
+    let position = finite_n(place, "position", raw.position.unwrap_or([0.0; 3]))?;
+    let rotation = unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?;
+    let pose = Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation);
+    let linear = finite_n(
+        place,
+        "linear_velocity",
+        raw.linear_velocity.unwrap_or([0.0; 3]),
+    )?;
+    let angular = finite_n(
+        place,
+        "angular_velocity",
+        raw.angular_velocity.unwrap_or([0.0; 3]),
+    )?;
+    let twist = Twist {
+        linear: linear.into(),
+        angular: angular.into(),
+    };
+    if fixed && twist != Twist::default() {
+        let key = if twist.linear == Vector3::zeros() {
+            "angular_velocity"
+        } else {
+            "linear_velocity"
+        };
+        return Err(invalid(
+            key,
+            "is not zero, but the body is fixed and never moves".into(),
+            "remove the velocity or set fixed = false",
+        ));
+    }
+
+    let shape = parse_shape(raw.shape.get_ref(), shape_place, base_dir)?;
+    if matches!(shape, Shape::HalfSpace) && !fixed {
+        return Err(invalid(
+            "fixed",
+            "is false, but the shape is a half space and a half space cannot move".into(),
+            "set fixed = true",
+        ));
+    }
+    let contact = contact_spec(raw.contact, &shape, place)?;
+    Ok(BodySpec {
+        name: raw.name,
+        fixed,
+        mass,
+        density,
+        inertia,
+        pose,
+        twist,
+        shape,
+        contact,
+    })
+}
+
+/// `orientation = [w, x, y, z]`: finite, unit within [`UNIT_TOLERANCE`], then normalised.
+fn unit_quaternion(place: &Place, q: [f64; 4]) -> Result<UnitQuaternion, SceneError> {
+    let [w, x, y, z] = finite_n(place, "orientation", q)?;
+    let q = Quaternion::new(w, x, y, z);
+    let norm = q.norm();
+    if (norm - 1.0).abs() > UNIT_TOLERANCE {
+        return Err(SceneError::Invalid {
+            place: place.clone(),
+            key: "orientation".into(),
+            problem: format!(
+                "[{w}, {x}, {y}, {z}] is not a unit quaternion (|q| = {norm}, must be 1 within {UNIT_TOLERANCE})"
+            ),
+            fix: "normalise it, e.g. [1, 0, 0, 0] for no rotation; the order is [w, x, y, z]"
+                .into(),
+        });
+    }
+    Ok(UnitQuaternion::from_quaternion(q))
+}
+
+/// `inertia = [Ixx, Iyy, Izz]`: positive and physically possible (each moment at most the sum of
+/// the other two, which holds for every mass distribution).
+fn principal_moments(place: &Place, i: [f64; 3]) -> Result<[f64; 3], SceneError> {
+    let i = positive_n(place, "inertia", i, "kg·m²")?;
+    for k in 0..3 {
+        let (a, b, c) = (i[k], i[(k + 1) % 3], i[(k + 2) % 3]);
+        if a > (b + c) * (1.0 + 1e-9) {
+            return Err(SceneError::Invalid {
+                place: place.clone(),
+                key: "inertia".into(),
+                problem: format!(
+                    "{i:?} is not a possible inertia: {a} exceeds the sum of the other two moments"
+                ),
+                fix: "give principal moments where each is at most the sum of the other two, or remove `inertia` to compute it from the shape".into(),
+            });
+        }
+    }
+    Ok(i)
+}

@@ -1,0 +1,71 @@
+//! `contact = { ... }` → [`ContactSpec`], with the rules that tie it to the shape.
+
+use super::checks::{non_negative, not_allowed, positive, required};
+use super::raw::RawContact;
+use super::{Compliance, ContactSpec, Place, SceneError};
+use crate::geometry::Shape;
+
+/// Validates a body's contact table (`None`: rigid, no friction, no dissipation).
+pub(super) fn contact_spec(
+    raw: Option<RawContact>,
+    shape: &Shape,
+    place: &Place,
+) -> Result<ContactSpec, SceneError> {
+    let Some(raw) = raw else {
+        return Ok(ContactSpec::default());
+    };
+    let opt_positive = |key: &str, v: Option<f64>, unit: &str| {
+        v.map(|v| positive(place, key, v, unit)).transpose()
+    };
+    let spec = ContactSpec {
+        compliance: raw.compliance.unwrap_or_default(),
+        hydroelastic_modulus: opt_positive(
+            "contact.hydroelastic_modulus",
+            raw.hydroelastic_modulus,
+            "Pa",
+        )?,
+        resolution: opt_positive("contact.resolution", raw.resolution, "m")?,
+        dissipation: non_negative(place, "contact.dissipation", raw.dissipation.unwrap_or(0.0))?,
+        friction: non_negative(place, "contact.friction", raw.friction.unwrap_or(0.0))?,
+        slab_thickness: opt_positive("contact.slab_thickness", raw.slab_thickness, "m")?,
+    };
+    let halfspace = matches!(shape, Shape::HalfSpace);
+    if spec.slab_thickness.is_some() && !halfspace {
+        return Err(not_allowed(
+            place,
+            "contact.slab_thickness",
+            "only a half space has a slab thickness",
+        ));
+    }
+    if spec.compliance == Compliance::Compliant {
+        required(
+            place,
+            "contact.hydroelastic_modulus",
+            spec.hydroelastic_modulus,
+            "a compliant body needs its hydroelastic modulus (Pa), e.g. 1e5",
+        )?;
+        if halfspace {
+            required(
+                place,
+                "contact.slab_thickness",
+                spec.slab_thickness,
+                "a compliant half space needs the depth (m) over which its pressure grows to E",
+            )?;
+            if spec.resolution.is_some() {
+                return Err(not_allowed(
+                    place,
+                    "contact.resolution",
+                    "a compliant half space is not meshed, so it has no resolution",
+                ));
+            }
+        } else {
+            required(
+                place,
+                "contact.resolution",
+                spec.resolution,
+                "a compliant body needs the target edge length (m) of its tet mesh, e.g. 0.005",
+            )?;
+        }
+    }
+    Ok(spec)
+}

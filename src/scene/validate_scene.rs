@@ -1,0 +1,71 @@
+//! Scene-wide rules: `[sim]` values, unique names, and pairs whose contact is undefined.
+
+use super::checks::{finite_n, positive};
+use super::raw::RawSim;
+use super::{BodySpec, Compliance, ModelKind, Place, SceneError, SimSettings};
+
+/// Validates `[sim]`, filling defaults.
+pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneError> {
+    let d = SimSettings::default();
+    let Some(raw) = raw else { return Ok(d) };
+    let place = Place::section("[sim]");
+    let opt = |key: &str, v: Option<f64>| v.map(|v| positive(&place, key, v, "")).transpose();
+    if raw
+        .integrator
+        .as_deref()
+        .is_some_and(|s| s.trim().is_empty())
+    {
+        return Err(SceneError::Invalid {
+            place: place.clone(),
+            key: "integrator".into(),
+            problem: "is empty".into(),
+            fix: "name an integrator or remove the key to use the default".into(),
+        });
+    }
+    Ok(SimSettings {
+        duration: positive(&place, "duration", raw.duration.unwrap_or(d.duration), "s")?,
+        gravity: match raw.gravity {
+            Some(g) => finite_n(&place, "gravity", g)?.into(),
+            None => d.gravity,
+        },
+        integrator: raw.integrator,
+        dt: raw.dt.map(|v| positive(&place, "dt", v, "s")).transpose()?,
+        rtol: opt("rtol", raw.rtol)?,
+        atol: opt("atol", raw.atol)?,
+    })
+}
+
+/// Body names are unique. `places[i]` is body `i`'s place.
+pub(super) fn unique_names(bodies: &[BodySpec], places: &[Place]) -> Result<(), SceneError> {
+    for (j, b) in bodies.iter().enumerate() {
+        if bodies[..j].iter().any(|a| a.name == b.name) {
+            return Err(SceneError::DuplicateName {
+                place: places[j].clone(),
+                name: b.name.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Under the pressure field model a rigid–rigid contact has no pressure field, so any pair of
+/// rigid bodies that could meet (at least one moves) is rejected. The other models define
+/// rigid–rigid contact themselves and are not restricted here.
+pub(super) fn contact_pairs(model: ModelKind, bodies: &[BodySpec]) -> Result<(), SceneError> {
+    if model != ModelKind::PressureField {
+        return Ok(());
+    }
+    let rigid = |b: &BodySpec| b.contact.compliance == Compliance::Rigid;
+    for (j, b) in bodies.iter().enumerate() {
+        for a in &bodies[..j] {
+            if rigid(a) && rigid(b) && !(a.fixed && b.fixed) {
+                return Err(SceneError::RigidPair {
+                    a: a.name.clone(),
+                    b: b.name.clone(),
+                    model: model.key().into(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
