@@ -5,6 +5,7 @@
 //! See `ARCHITECTURE.md` for the map of the code.
 
 pub mod app;
+pub mod commands;
 pub mod contact;
 pub mod field;
 pub mod geometry;

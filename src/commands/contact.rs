@@ -2,7 +2,7 @@
 //! contacting pair at the scene's initial state.
 
 use super::world::{ContactWorld, PairIndex};
-use crate::app::{png_heatmap, vtk};
+use crate::app;
 use crate::contact::pressure_field::{
     self, BodyState, ContactSurface, PairWrench, PfGeometry, QueryOptions,
 };
@@ -99,7 +99,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     }
     if let Some(file) = &args.png {
         let panels: Vec<(String, &ContactSurface)> = surfaces.iter().map(|(n, s)| (n.clone(), s)).collect();
-        png_heatmap::write_pressure_png(file, &panels, 800)
+        app::write_pressure_png(file, &panels, 800)
             .with_context(|| format!("writing {}", file.display()))?;
     }
     Ok(ContactReport { model: scene.model.key().to_string(), pairs: reports, micros_per_query })
@@ -116,7 +116,7 @@ fn write_vtk(
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     for (name, surface) in surfaces {
         let file = dir.join(format!("contact_{}.vtk", sanitize(name)));
-        vtk::write_contact_surface_vtk(&file, surface).with_context(|| format!("writing {}", file.display()))?;
+        app::write_contact_surface_vtk(&file, surface).with_context(|| format!("writing {}", file.display()))?;
     }
     for ((spec, body), state) in scene.bodies.iter().zip(&world.bodies).zip(states) {
         let file = dir.join(format!("body_{}.vtk", sanitize(&spec.name)));
@@ -125,11 +125,11 @@ fn write_vtk(
                 let verts: Vec<_> = m.mesh.vertices.iter().map(|v| state.pose * v).collect();
                 let modulus = body.modulus.unwrap_or(0.0);
                 let pressure: Vec<f64> = m.extent.iter().map(|e| e * modulus).collect();
-                vtk::write_tet_mesh_vtk(&file, &verts, &m.mesh.tets, &[("extent", &m.extent), ("pressure", &pressure)])
+                app::write_tet_mesh_vtk(&file, &verts, &m.mesh.tets, &[("extent", &m.extent), ("pressure", &pressure)])
             }
             PfGeometry::RigidMesh(r) => {
                 let verts: Vec<_> = r.mesh.vertices.iter().map(|v| state.pose * v).collect();
-                vtk::write_surface_vtk(&file, &verts, &r.mesh.triangles)
+                app::write_surface_vtk(&file, &verts, &r.mesh.triangles)
             }
             _ => continue,
         }
