@@ -3,6 +3,7 @@
 
 pub mod bvh;
 pub mod clip;
+pub mod convex_hull;
 mod error;
 pub mod mesh_io;
 pub mod mesher;

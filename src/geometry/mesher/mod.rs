@@ -1,5 +1,26 @@
 //! Meshers: shapes → surface meshes (rigid bodies) and layered tet meshes (compliant bodies).
-//! (Stub: to be implemented.)
+//!
+//! A compliant body's tet mesh is built from "scaled shells": a closed surface triangulation
+//! with edges ≤ resolution, a core point `c(v)` on the shape's medial core (or centre) for every
+//! surface vertex `v`, and shells `c(v) + s·(v − c(v))` for `1 = s_0 > … > s_K = 0` (see
+//! [`ShellLayout`]). Prisms between shells are split into tets; coincident core points are
+//! merged. For each primitive the pressure extent `ε = 1 − s` equals the analytic extent at
+//! every vertex (the formulas are in the primitive meshers' docs).
+
+mod box_mesh;
+mod capsule;
+mod convex;
+mod cylinder;
+mod ellipsoid;
+mod icosphere;
+mod layers;
+mod limits;
+mod refine;
+mod revolution;
+mod shell_layout;
+mod sphere;
+
+pub use shell_layout::ShellLayout;
 
 use super::{GeometryError, Shape, SurfaceMesh, TetMesh};
 
@@ -12,14 +33,56 @@ pub struct LayeredTetMesh {
     pub shell: Vec<f64>,
 }
 
-/// The closed surface mesh of a shape, for a rigid body.
+/// The closed surface mesh of a shape, for a rigid body. Boxes and convex shapes are exact and
+/// coarse (`resolution` is ignored); curved shapes need `resolution`, the longest edge (m).
 pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMesh, GeometryError> {
-    let _ = (shape, resolution);
-    unimplemented!()
+    let needed = || {
+        resolution.ok_or_else(|| GeometryError::MissingResolution {
+            shape: shape.kind().into(),
+        })
+    };
+    match shape {
+        Shape::Sphere { radius } => sphere::surface(*radius, needed()?),
+        Shape::Box { size } => box_mesh::coarse(*size),
+        Shape::Cylinder { radius, length } => cylinder::surface(*radius, *length, needed()?),
+        Shape::Capsule { radius, length } => capsule::surface(*radius, *length, needed()?),
+        Shape::Ellipsoid { radii } => ellipsoid::surface(*radii, needed()?),
+        Shape::HalfSpace => Err(no_mesh()),
+        Shape::Convex { file, points } => convex::surface(file, points),
+    }
 }
 
-/// The layered tet mesh of a shape, for a compliant body.
+/// The layered tet mesh of a shape, for a compliant body, with the default (cone) layout.
 pub fn layered_tet_mesh(shape: &Shape, resolution: f64) -> Result<LayeredTetMesh, GeometryError> {
-    let _ = (shape, resolution);
-    unimplemented!()
+    layered_tet_mesh_with(shape, resolution, &ShellLayout::default())
+}
+
+/// The layered tet mesh of a shape with edges ≤ ~`resolution` on its surface and shells placed
+/// by `layout`.
+pub fn layered_tet_mesh_with(
+    shape: &Shape,
+    resolution: f64,
+    layout: &ShellLayout,
+) -> Result<LayeredTetMesh, GeometryError> {
+    limits::positive("resolution", resolution)?;
+    let cored = match shape {
+        Shape::Sphere { radius } => sphere::cored(*radius, resolution)?,
+        Shape::Box { size } => box_mesh::cored(*size, resolution)?,
+        Shape::Cylinder { radius, length } => cylinder::cored(*radius, *length, resolution)?,
+        Shape::Capsule { radius, length } => capsule::cored(*radius, *length, resolution)?,
+        Shape::Ellipsoid { radii } => ellipsoid::cored(*radii, resolution)?,
+        Shape::HalfSpace => return Err(no_mesh()),
+        Shape::Convex { file, points } => convex::cored(file, points, resolution)?,
+    };
+    let shells = layout.shells(resolution, cored.depth)?;
+    let tets = 3.0 * cored.surface.triangles.len() as f64 * (shells.len() - 1) as f64;
+    limits::budget(shape.kind(), resolution, tets)?;
+    Ok(layers::build(&cored, &shells))
+}
+
+fn no_mesh() -> GeometryError {
+    GeometryError::NoMesh {
+        shape: "half space".into(),
+        hint: "its contacts are computed from its plane z = 0, not from a mesh".into(),
+    }
 }

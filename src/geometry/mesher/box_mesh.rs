@@ -1,0 +1,118 @@
+//! Box meshes: each face a grid of cells, two triangles per cell; the core is the box shrunk
+//! by its smallest half size.
+
+use super::layers::CoredSurface;
+use super::limits::{budget, divisions, positive};
+use crate::geometry::{GeometryError, SurfaceMesh};
+use crate::math::Point3;
+use std::collections::HashMap;
+
+/// Grid cells are at most this fraction of the resolution wide, so their diagonals stay
+/// within 1.13 × resolution.
+const CELL: f64 = 0.8;
+
+/// The box of full sizes `size`, centred on the origin: 8 vertices and 12 triangles.
+pub(crate) fn coarse(size: [f64; 3]) -> Result<SurfaceMesh, GeometryError> {
+    check_sizes(size)?;
+    Ok(grid(size, [1, 1, 1]))
+}
+
+/// The box's surface refined to edges ≤ ~resolution, with core points: each coordinate
+/// clamped to `[−(h_i − h_min), h_i − h_min]` (a point, segment or rectangle). Shell `s` is then
+/// the box shrunk by `(1 − s)·h_min` on every side, so the pressure extent is
+/// `ε = min_i (h_i − |x_i|)/h_min`. It is exact everywhere, not only at vertices: each tet lies
+/// within one face's pyramid of the medial axis, where ε is linear.
+pub(crate) fn cored(size: [f64; 3], resolution: f64) -> Result<CoredSurface, GeometryError> {
+    check_sizes(size)?;
+    positive("resolution", resolution)?;
+    let cells = size.map(|s| (s / (CELL * resolution)).ceil().max(1.0));
+    let count = 4.0 * (cells[0] * cells[1] + cells[1] * cells[2] + cells[2] * cells[0]);
+    budget("box", resolution, count)?;
+    let surface = grid(size, cells.map(|c| divisions(c, 1)));
+    let h = size.map(|s| s / 2.0);
+    let h_min = h[0].min(h[1]).min(h[2]);
+    let reach = h.map(|hi| hi - h_min);
+    let core = surface
+        .vertices
+        .iter()
+        .map(|v| {
+            Point3::new(
+                clamp(v.x, reach[0]),
+                clamp(v.y, reach[1]),
+                clamp(v.z, reach[2]),
+            )
+        })
+        .collect();
+    Ok(CoredSurface {
+        surface,
+        core,
+        depth: h_min,
+    })
+}
+
+fn clamp(x: f64, reach: f64) -> f64 {
+    x.max(-reach).min(reach)
+}
+
+fn check_sizes(size: [f64; 3]) -> Result<(), GeometryError> {
+    for (s, what) in size
+        .iter()
+        .zip(["box size[0]", "box size[1]", "box size[2]"])
+    {
+        positive(what, *s)?;
+    }
+    Ok(())
+}
+
+/// The box surface with `n[i]` cells along axis i. Vertices are lattice points keyed by their
+/// integer indices, so face grids meet exactly along the box's edges.
+fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
+    let coord = |axis: usize, i: u32| {
+        let h = size[axis] / 2.0;
+        // The far side is set exactly so the box stays symmetric to the last bit.
+        if i == n[axis] {
+            h
+        } else {
+            -h + size[axis] * (i as f64 / n[axis] as f64)
+        }
+    };
+    let mut index: HashMap<[u32; 3], u32> = HashMap::new();
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    for axis in 0..3 {
+        // (u, v, axis) is right-handed, so u × v points along +axis.
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        for side in [0, n[axis]] {
+            for i in 0..n[u] {
+                for j in 0..n[v] {
+                    let mut corner = |di: u32, dj: u32| {
+                        let mut key = [0u32; 3];
+                        key[axis] = side;
+                        key[u] = i + di;
+                        key[v] = j + dj;
+                        *index.entry(key).or_insert_with(|| {
+                            vertices.push(Point3::new(
+                                coord(0, key[0]),
+                                coord(1, key[1]),
+                                coord(2, key[2]),
+                            ));
+                            (vertices.len() - 1) as u32
+                        })
+                    };
+                    let q = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)];
+                    if side == 0 {
+                        triangles.push([q[0], q[2], q[1]]);
+                        triangles.push([q[0], q[3], q[2]]);
+                    } else {
+                        triangles.push([q[0], q[1], q[2]]);
+                        triangles.push([q[0], q[2], q[3]]);
+                    }
+                }
+            }
+        }
+    }
+    SurfaceMesh {
+        vertices,
+        triangles,
+    }
+}
