@@ -79,7 +79,7 @@ fn candidate_energy(pair: &PairFrame, (i, j): (u32, u32)) -> f64 {
                 if (0..3).any(|k| clo[k] > hi[k] || chi[k] < lo[k]) {
                     continue;
                 }
-                let sign = signed_tet_volume(&apex, &a, &b, &c).signum();
+                let Some(sign) = cone_sign(&cone) else { continue };
                 let pieces = clip_pieces(vec![tet], &tet_planes(&cone));
                 u += sign * pieces.iter().map(|p| integrate(p, &m.pressure[i as usize])).sum::<f64>();
             }
@@ -88,12 +88,20 @@ fn candidate_energy(pair: &PairFrame, (i, j): (u32, u32)) -> f64 {
         PairKind::HalfSpaceRigid(k, r) => {
             let apex = x * r.apex;
             let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
-            let sign = signed_tet_volume(&apex, &a, &b, &c).signum();
+            let Some(sign) = cone_sign(&[apex, a, b, c]) else { return 0.0 };
             let f = LinearField { gradient: Vector3::new(0.0, 0.0, -k), offset: 0.0 };
             let pieces = clip_pieces(vec![[apex, a, b, c]], &[Plane::new(Vector3::z(), 0.0)]);
             sign * pieces.iter().map(|p| integrate(p, &f)).sum::<f64>()
         }
     }
+}
+
+/// The orientation (±1) of a cone tet, or `None` if it is flat (its triangle is degenerate or
+/// in a plane through the apex): a flat cone holds no volume, and its face planes are undefined.
+fn cone_sign(cone: &[Point3; 4]) -> Option<f64> {
+    let v = signed_tet_volume(&cone[0], &cone[1], &cone[2], &cone[3]);
+    let scale = (1..4).map(|k| (cone[k] - cone[0]).norm()).fold(0.0, f64::max);
+    (v.abs() > 1e-12 * scale.powi(3)).then_some(v.signum())
 }
 
 fn bounds(p: &[Point3; 4]) -> (Vector3, Vector3) {
