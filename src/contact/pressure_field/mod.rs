@@ -59,6 +59,9 @@ pub fn evaluate_pair(
     let pair = PairFrame::new(a, b)?;
     let kin = kinetics(&pair, options);
     let candidates = pair.candidates(false);
+    if std::env::var("CL_DEBUG").is_ok() {
+        eprintln!("candidates {}", candidates.len());
+    }
     let parts = chunked::sum_chunks(&candidates, |chunk| {
         let mut acc = Accumulator::default();
         for &c in chunk {
