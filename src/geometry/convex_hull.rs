@@ -263,10 +263,11 @@ impl<'a> Hull<'a> {
             let v = self.faces[visible[next]].v;
             next += 1;
             for i in 0..3 {
-                if let Some(&g) = self.edges.get(&(v[(i + 1) % 3], v[i])) {
-                    if !visible.contains(&g) && self.dist(g, apex) > self.eps {
-                        visible.push(g);
-                    }
+                if let Some(&g) = self.edges.get(&(v[(i + 1) % 3], v[i]))
+                    && !visible.contains(&g)
+                    && self.dist(g, apex) > self.eps
+                {
+                    visible.push(g);
                 }
             }
         }

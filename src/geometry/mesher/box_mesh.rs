@@ -32,16 +32,11 @@ pub(crate) fn cored(size: [f64; 3], resolution: f64) -> Result<CoredSurface, Geo
     let h = size.map(|s| s / 2.0);
     let h_min = h[0].min(h[1]).min(h[2]);
     let reach = h.map(|hi| hi - h_min);
+    let snap = SNAP * h[0].max(h[1]).max(h[2]);
     let core = surface
         .vertices
         .iter()
-        .map(|v| {
-            Point3::new(
-                clamp(v.x, reach[0]),
-                clamp(v.y, reach[1]),
-                clamp(v.z, reach[2]),
-            )
-        })
+        .map(|v| Point3::from([0, 1, 2].map(|i| clamp(v[i], reach[i], snap))))
         .collect();
     Ok(CoredSurface {
         surface,
@@ -50,8 +45,20 @@ pub(crate) fn cored(size: [f64; 3], resolution: f64) -> Result<CoredSurface, Geo
     })
 }
 
-fn clamp(x: f64, reach: f64) -> f64 {
-    x.max(-reach).min(reach)
+/// Grid lines within this fraction of the box size of the core's boundary are on it: a grid
+/// line meant to lie there but off by round-off would give two core points a hair apart,
+/// joined by flat tets instead of merged.
+const SNAP: f64 = 1e-9;
+
+/// `x` clamped to `[−reach, reach]`, snapping values within `snap` of a bound onto it.
+fn clamp(x: f64, reach: f64, snap: f64) -> f64 {
+    if x >= reach - snap {
+        reach
+    } else if x <= -reach + snap {
+        -reach
+    } else {
+        x
+    }
 }
 
 fn check_sizes(size: [f64; 3]) -> Result<(), GeometryError> {

@@ -10,6 +10,9 @@ use crate::math::Point3;
 /// the side grid stay within 1.13 × resolution.
 const STEP: f64 = 0.8;
 
+/// Core snapping tolerance, as a fraction of the cylinder's size.
+const SNAP: f64 = 1e-9;
+
 /// The cylinder of radius `radius` and length `length` (axis z, centred) with edges
 /// ≤ ~resolution; vertices lie on the cylinder.
 pub(crate) fn surface(
@@ -33,6 +36,18 @@ pub(crate) fn cored(
     let rings = rings(radius, length, resolution)?;
     let surface = revolve(&rings);
     let half = length / 2.0;
+    // Rings within this distance of the core's boundary are on it: a ring meant to lie there
+    // but off by round-off would give two core points a hair apart, joined by flat tets.
+    let snap = SNAP * radius.max(half);
+    let clamp = |x: f64, reach: f64| {
+        if x >= reach - snap {
+            reach
+        } else if x <= -reach + snap {
+            -reach
+        } else {
+            x
+        }
+    };
     // Core points come from ring data, not vertex positions, so points on one ray share the
     // exact same core point and merge.
     let mut core = Vec::with_capacity(surface.vertices.len());
@@ -40,10 +55,10 @@ pub(crate) fn cored(
         for i in 0..ring.count {
             core.push(if half >= radius {
                 let reach = half - radius;
-                Point3::new(0.0, 0.0, ring.z.max(-reach).min(reach))
+                Point3::new(0.0, 0.0, clamp(ring.z, reach))
             } else {
                 let reach = radius - half;
-                let rho = ring.rho.min(reach);
+                let rho = clamp(ring.rho, reach);
                 let a = angle(i, ring.count);
                 if ring.count == 1 {
                     Point3::origin()
