@@ -32,14 +32,8 @@ fn cuboid(size: [f64; 3]) -> Shape {
 fn analytic_volume(shape: &Shape) -> f64 {
     match shape {
         Shape::Sphere { radius: r } => 4.0 / 3.0 * PI * r.powi(3),
-        Shape::Cylinder {
-            radius: r,
-            length: l,
-        } => PI * r * r * l,
-        Shape::Capsule {
-            radius: r,
-            length: l,
-        } => PI * r * r * l + 4.0 / 3.0 * PI * r.powi(3),
+        Shape::Cylinder { radius: r, length: l } => PI * r * r * l,
+        Shape::Capsule { radius: r, length: l } => PI * r * r * l + 4.0 / 3.0 * PI * r.powi(3),
         Shape::Ellipsoid { radii: a } => 4.0 / 3.0 * PI * a[0] * a[1] * a[2],
         Shape::Box { size: s } => s[0] * s[1] * s[2],
         _ => unreachable!(),
@@ -53,10 +47,7 @@ fn analytic_extent(shape: &Shape, x: &Point3) -> f64 {
         Shape::Box { size } => {
             let h = size.map(|s| s / 2.0);
             let h_min = h[0].min(h[1]).min(h[2]);
-            (0..3)
-                .map(|i| h[i] - x[i].abs())
-                .fold(f64::INFINITY, f64::min)
-                / h_min
+            (0..3).map(|i| h[i] - x[i].abs()).fold(f64::INFINITY, f64::min) / h_min
         }
         Shape::Cylinder { radius, length } => {
             let half = length / 2.0;
@@ -66,12 +57,7 @@ fn analytic_extent(shape: &Shape, x: &Point3) -> f64 {
             let z = x.z.clamp(-length / 2.0, length / 2.0);
             1.0 - (x - Point3::new(0.0, 0.0, z)).norm() / radius
         }
-        Shape::Ellipsoid { radii } => {
-            1.0 - (0..3)
-                .map(|i| (x[i] / radii[i]).powi(2))
-                .sum::<f64>()
-                .sqrt()
-        }
+        Shape::Ellipsoid { radii } => 1.0 - (0..3).map(|i| (x[i] / radii[i]).powi(2)).sum::<f64>().sqrt(),
         _ => unreachable!(),
     }
 }
@@ -80,10 +66,7 @@ fn max_edge(mesh: &SurfaceMesh) -> f64 {
     let mut longest: f64 = 0.0;
     for t in 0..mesh.triangles.len() {
         let [a, b, c] = mesh.triangle(t);
-        longest = longest
-            .max((b - a).norm())
-            .max((c - b).norm())
-            .max((a - c).norm());
+        longest = longest.max((b - a).norm()).max((c - b).norm()).max((a - c).norm());
     }
     longest
 }
@@ -93,10 +76,7 @@ fn max_edge(mesh: &SurfaceMesh) -> f64 {
 fn assert_closed(mesh: &SurfaceMesh) {
     let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
     for tri in &mesh.triangles {
-        assert!(
-            tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2],
-            "degenerate {tri:?}"
-        );
+        assert!(tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2], "degenerate {tri:?}");
         for i in 0..3 {
             *edges.entry((tri[i], tri[(i + 1) % 3])).or_default() += 1;
         }
@@ -131,36 +111,21 @@ fn assert_valid(layered: &LayeredTetMesh, resolution: f64) -> f64 {
             *faces.entry(f).or_default() += 1;
         }
     }
-    assert!(
-        faces.values().all(|&n| n <= 2),
-        "a face is shared by more than two tets"
-    );
+    assert!(faces.values().all(|&n| n <= 2), "a face is shared by more than two tets");
     let boundary = mesh.boundary();
-    assert_eq!(
-        boundary.triangles.len(),
-        faces.values().filter(|&&n| n == 1).count()
-    );
+    assert_eq!(boundary.triangles.len(), faces.values().filter(|&&n| n == 1).count());
     assert_closed(&boundary);
     let volume = mesh.volume();
     let enclosed = boundary.volume();
-    assert!(
-        (volume - enclosed).abs() <= 1e-12 * volume,
-        "tet volume {volume} != boundary volume {enclosed}"
-    );
+    assert!((volume - enclosed).abs() <= 1e-12 * volume, "tet volume {volume} != boundary volume {enclosed}");
     for tri in &boundary.triangles {
         for &v in tri {
-            assert_eq!(
-                layered.shell[v as usize], 1.0,
-                "boundary vertex {v} is not on shell 1"
-            );
+            assert_eq!(layered.shell[v as usize], 1.0, "boundary vertex {v} is not on shell 1");
         }
     }
     assert!(layered.shell.iter().all(|s| (0.0..=1.0).contains(s)));
     let longest = max_edge(&boundary);
-    assert!(
-        longest <= 1.2 * resolution,
-        "boundary edge {longest} > 1.2 × {resolution}"
-    );
+    assert!(longest <= 1.2 * resolution, "boundary edge {longest} > 1.2 × {resolution}");
     volume
 }
 
@@ -168,11 +133,7 @@ fn assert_valid(layered: &LayeredTetMesh, resolution: f64) -> f64 {
 fn assert_extent(shape: &Shape, layered: &LayeredTetMesh, tol: f64) {
     for (v, (x, s)) in layered.mesh.vertices.iter().zip(&layered.shell).enumerate() {
         let exact = analytic_extent(shape, x);
-        assert!(
-            (1.0 - s - exact).abs() <= tol,
-            "vertex {v} at {x:?}: ε {} vs {exact}",
-            1.0 - s
-        );
+        assert!((1.0 - s - exact).abs() <= tol, "vertex {v} at {x:?}: ε {} vs {exact}", 1.0 - s);
     }
 }
 
@@ -204,10 +165,7 @@ fn compliant_curved_meshes_are_valid_and_converge() {
         // The tets fill exactly the rigid surface of the same resolution.
         let rigid = surface_mesh(&shape, Some(res)).unwrap();
         assert!((rigid.volume() - vc).abs() <= 1e-12 * vc, "{shape:?}");
-        assert_eq!(
-            coarse.mesh.boundary().triangles.len(),
-            rigid.triangles.len()
-        );
+        assert_eq!(coarse.mesh.boundary().triangles.len(), rigid.triangles.len());
     }
 }
 
@@ -249,10 +207,7 @@ fn rigid_curved_meshes_converge() {
         assert_closed(&coarse);
         assert_closed(&fine);
         assert!(max_edge(&coarse) <= 1.2 * res && max_edge(&fine) <= 0.6 * res);
-        let (ec, ef) = (
-            rel_error(coarse.volume(), &shape),
-            rel_error(fine.volume(), &shape),
-        );
+        let (ec, ef) = (rel_error(coarse.volume(), &shape), rel_error(fine.volume(), &shape));
         assert!(ef < ec && ef < 0.05, "{shape:?}: {ec} → {ef}");
         // Inscribed: vertices on the surface make the mesh slightly smaller than the solid.
         assert!(fine.volume() < analytic_volume(&shape));
@@ -289,11 +244,7 @@ fn graded_shells_follow_the_rule() {
     assert!((shells[1] - 0.9).abs() < 1e-12 && (shells[2] - 0.7).abs() < 1e-12);
     assert_eq!(shells[3], 0.0);
     assert!(ShellLayout::graded(0.5).shells(0.01, 0.1).is_err());
-    assert!(
-        ShellLayout::explicit(vec![1.0, 0.6, 0.6, 0.0])
-            .shells(0.01, 0.1)
-            .is_err()
-    );
+    assert!(ShellLayout::explicit(vec![1.0, 0.6, 0.6, 0.0]).shells(0.01, 0.1).is_err());
     let explicit = ShellLayout::explicit(vec![1.0, 0.5, 0.0]);
     let layered = layered_tet_mesh_with(&capsule(0.05, 0.1), 0.02, &explicit).unwrap();
     assert_valid(&layered, 0.02);
@@ -327,20 +278,11 @@ fn box_meshes() {
 fn bad_inputs_are_errors() {
     let no_mesh = |r: Result<SurfaceMesh, GeometryError>| r.unwrap_err().to_string();
     assert!(no_mesh(surface_mesh(&Shape::HalfSpace, Some(0.1))).contains("half space has no mesh"));
-    assert!(matches!(
-        layered_tet_mesh(&Shape::HalfSpace, 0.1),
-        Err(GeometryError::NoMesh { .. })
-    ));
+    assert!(matches!(layered_tet_mesh(&Shape::HalfSpace, 0.1), Err(GeometryError::NoMesh { .. })));
     let missing = no_mesh(surface_mesh(&sphere(0.1), None));
-    assert!(
-        missing.contains("a rigid sphere needs `resolution`"),
-        "{missing}"
-    );
+    assert!(missing.contains("a rigid sphere needs `resolution`"), "{missing}");
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(
-            layered_tet_mesh(&sphere(bad), 0.01),
-            Err(GeometryError::NonPositiveSize { .. })
-        ));
+        assert!(matches!(layered_tet_mesh(&sphere(bad), 0.01), Err(GeometryError::NonPositiveSize { .. })));
         assert!(matches!(
             layered_tet_mesh(&cuboid([0.1, bad, 0.1]), 0.01),
             Err(GeometryError::NonPositiveSize { .. })
@@ -350,24 +292,14 @@ fn bad_inputs_are_errors() {
             Err(GeometryError::NonPositiveSize { .. })
         ));
     }
-    assert!(matches!(
-        layered_tet_mesh(&sphere(1.0), 1e-5),
-        Err(GeometryError::TooFine { .. })
-    ));
-    assert!(matches!(
-        surface_mesh(&capsule(1.0, 100.0), Some(1e-5)),
-        Err(GeometryError::TooFine { .. })
-    ));
+    assert!(matches!(layered_tet_mesh(&sphere(1.0), 1e-5), Err(GeometryError::TooFine { .. })));
+    assert!(matches!(surface_mesh(&capsule(1.0, 100.0), Some(1e-5)), Err(GeometryError::TooFine { .. })));
 }
 
 fn cube_points() -> Vec<Point3> {
     let mut points = Vec::new();
     for i in 0..8 {
-        points.push(Point3::new(
-            (i & 1) as f64,
-            ((i >> 1) & 1) as f64,
-            ((i >> 2) & 1) as f64,
-        ));
+        points.push(Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64));
     }
     points
 }
@@ -411,23 +343,15 @@ fn hull_of_sphere_points_and_lattice() {
     assert_eq!((hull.vertices.len(), hull.triangles.len()), (8, 12));
     assert!((hull.volume() - 0.027).abs() < 1e-15);
     let flat: Vec<Point3> = lattice.iter().filter(|p| p.z == 0.0).copied().collect();
-    assert!(matches!(
-        convex_hull(&flat),
-        Err(GeometryError::BadPoints { .. })
-    ));
+    assert!(matches!(convex_hull(&flat), Err(GeometryError::BadPoints { .. })));
     assert!(convex_hull(&flat[..3]).is_err());
 }
 
 #[test]
 fn convex_meshes() {
-    let points: Vec<Point3> = cube_points()
-        .iter()
-        .map(|p| Point3::new(p.x * 0.2, p.y * 0.1, p.z * 0.1 - 0.3))
-        .collect();
-    let shape = Shape::Convex {
-        file: PathBuf::from("wedge.obj"),
-        points,
-    };
+    let points: Vec<Point3> =
+        cube_points().iter().map(|p| Point3::new(p.x * 0.2, p.y * 0.1, p.z * 0.1 - 0.3)).collect();
+    let shape = Shape::Convex { file: PathBuf::from("wedge.obj"), points };
     let rigid = surface_mesh(&shape, Some(0.01)).unwrap();
     assert_eq!(rigid.triangles.len(), 12);
     let layered = layered_tet_mesh(&shape, 0.03).unwrap();
@@ -437,30 +361,20 @@ fn convex_meshes() {
     let centred = cuboid([0.2, 0.1, 0.1]);
     for (x, s) in layered.mesh.vertices.iter().zip(&layered.shell) {
         let local = Point3::new(x.x - 0.1, x.y - 0.05, x.z + 0.25);
-        let gauge = (0..3)
-            .map(|i| local[i].abs() / [0.1, 0.05, 0.05][i])
-            .fold(0.0, f64::max);
+        let gauge = (0..3).map(|i| local[i].abs() / [0.1, 0.05, 0.05][i]).fold(0.0, f64::max);
         assert!((1.0 - s - (1.0 - gauge)).abs() < 1e-12);
         let _ = &centred;
     }
     let flat = Shape::Convex {
         file: PathBuf::from("flat.stl"),
-        points: vec![
-            Point3::origin(),
-            Point3::new(1.0, 0.0, 0.0),
-            Point3::new(0.0, 1.0, 0.0),
-        ],
+        points: vec![Point3::origin(), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)],
     };
     let message = layered_tet_mesh(&flat, 0.1).unwrap_err().to_string();
-    assert!(
-        message.contains("flat.stl") && message.contains("4 non-coplanar"),
-        "{message}"
-    );
+    assert!(message.contains("flat.stl") && message.contains("4 non-coplanar"), "{message}");
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("contactlab-meshers-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("contactlab-meshers-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -469,11 +383,8 @@ fn temp_dir(name: &str) -> PathBuf {
 fn reads_obj_and_stl_files() {
     let dir = temp_dir("read");
     let obj = dir.join("tet.obj");
-    std::fs::write(
-        &obj,
-        "# a tet\nv 0 0 0\nv 1 0 0\nvn 0 0 1\nv 0 1 0 1.0\nvt 0.5 0.5\nv 0 0 1\nf 1 2 3\n",
-    )
-    .unwrap();
+    std::fs::write(&obj, "# a tet\nv 0 0 0\nv 1 0 0\nvn 0 0 1\nv 0 1 0 1.0\nvt 0.5 0.5\nv 0 0 1\nf 1 2 3\n")
+        .unwrap();
     let points = read_points(&obj).unwrap();
     assert_eq!(
         points,
@@ -537,34 +448,21 @@ fn mesh_file_errors_say_what_and_where() {
     let bad = dir.join("bad.obj");
     std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nv 0 x1 0\n").unwrap();
     let message = read_points(&bad).unwrap_err().to_string();
-    assert!(
-        message.contains("line 3") && message.contains("x1"),
-        "{message}"
-    );
+    assert!(message.contains("line 3") && message.contains("x1"), "{message}");
 
     let nan = dir.join("nan.stl");
     std::fs::write(&nan, "solid a\nvertex 0 0 0\nvertex 1 NaN 0\n").unwrap();
     let message = read_points(&nan).unwrap_err().to_string();
-    assert!(
-        message.contains("line 3") && message.contains("finite"),
-        "{message}"
-    );
+    assert!(message.contains("line 3") && message.contains("finite"), "{message}");
 
     let empty = dir.join("empty.obj");
     std::fs::write(&empty, "# nothing\nf 1 2 3\n").unwrap();
     let err = read_points(&empty).unwrap_err();
-    assert!(
-        matches!(err, GeometryError::BadMesh { .. }) && err.to_string().contains("no vertices")
-    );
+    assert!(matches!(err, GeometryError::BadMesh { .. }) && err.to_string().contains("no vertices"));
 
     let unknown = dir.join("mesh.ply");
     std::fs::write(&unknown, "ply\n").unwrap();
-    assert!(
-        read_points(&unknown)
-            .unwrap_err()
-            .to_string()
-            .contains(".obj or .stl")
-    );
+    assert!(read_points(&unknown).unwrap_err().to_string().contains(".obj or .stl"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -574,9 +472,7 @@ fn random_shapes_and_layouts_give_valid_meshes() {
     // on (or a hair off) a core's boundary, short and long cylinders, thin hulls.
     let mut seed = 12345u64;
     let mut rnd = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 11) as f64 / (1u64 << 53) as f64
     };
     for case in 0..200 {
@@ -593,18 +489,11 @@ fn random_shapes_and_layouts_give_valid_meshes() {
                 for _ in 0..(4 + (rnd() * 60.0) as usize) {
                     pts.push(Point3::new(a * rnd(), b * rnd(), c * rnd()));
                 }
-                Shape::Convex {
-                    file: "r.obj".into(),
-                    points: pts,
-                }
+                Shape::Convex { file: "r.obj".into(), points: pts }
             }
         };
         let res = 0.004 + 0.05 * rnd();
-        let layout = if rnd() < 0.5 {
-            ShellLayout::cone()
-        } else {
-            ShellLayout::graded(1.0 + 2.0 * rnd())
-        };
+        let layout = if rnd() < 0.5 { ShellLayout::cone() } else { ShellLayout::graded(1.0 + 2.0 * rnd()) };
         let m = layered_tet_mesh_with(&shape, res, &layout).unwrap();
         assert_valid(&m, res);
         if case % 5 != 4 {
@@ -622,9 +511,7 @@ fn random_shapes_and_layouts_give_valid_meshes() {
 fn hulls_contain_their_points_and_are_convex() {
     let mut seed = 99u64;
     let mut rnd = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 11) as f64 / (1u64 << 53) as f64
     };
     let mut clouds: Vec<Vec<Point3>> = Vec::new();
@@ -633,12 +520,7 @@ fn hulls_contain_their_points_and_are_convex() {
     }
     // Points on a sphere, slightly jittered; grid points on a box's faces (many coplanar).
     let ball = surface_mesh(&sphere(1.0), Some(0.1)).unwrap();
-    clouds.push(
-        ball.vertices
-            .iter()
-            .map(|p| p + (rnd() - 0.5) * 1e-7 * p.coords)
-            .collect(),
-    );
+    clouds.push(ball.vertices.iter().map(|p| p + (rnd() - 0.5) * 1e-7 * p.coords).collect());
     let faces = layered_tet_mesh(&cuboid([1.0, 2.0, 3.0]), 0.2).unwrap();
     clouds.push(faces.mesh.vertices.clone());
     for points in clouds {

@@ -38,11 +38,7 @@ pub(crate) fn cored(size: [f64; 3], resolution: f64) -> Result<CoredSurface, Geo
         .iter()
         .map(|v| Point3::from([0, 1, 2].map(|i| clamp(v[i], reach[i], snap))))
         .collect();
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth: h_min,
-    })
+    Ok(CoredSurface { surface, core, depth: h_min })
 }
 
 /// Grid lines within this fraction of the box size of the core's boundary are on it: a grid
@@ -62,10 +58,7 @@ fn clamp(x: f64, reach: f64, snap: f64) -> f64 {
 }
 
 fn check_sizes(size: [f64; 3]) -> Result<(), GeometryError> {
-    for (s, what) in size
-        .iter()
-        .zip(["box size[0]", "box size[1]", "box size[2]"])
-    {
+    for (s, what) in size.iter().zip(["box size[0]", "box size[1]", "box size[2]"]) {
         positive(what, *s)?;
     }
     Ok(())
@@ -77,11 +70,7 @@ fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
     let coord = |axis: usize, i: u32| {
         let h = size[axis] / 2.0;
         // The far side is set exactly so the box stays symmetric to the last bit.
-        if i == n[axis] {
-            h
-        } else {
-            -h + size[axis] * (i as f64 / n[axis] as f64)
-        }
+        if i == n[axis] { h } else { -h + size[axis] * (i as f64 / n[axis] as f64) }
     };
     let mut index: HashMap<[u32; 3], u32> = HashMap::new();
     let mut vertices = Vec::new();
@@ -98,11 +87,7 @@ fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
                         key[u] = i + di;
                         key[v] = j + dj;
                         *index.entry(key).or_insert_with(|| {
-                            vertices.push(Point3::new(
-                                coord(0, key[0]),
-                                coord(1, key[1]),
-                                coord(2, key[2]),
-                            ));
+                            vertices.push(Point3::new(coord(0, key[0]), coord(1, key[1]), coord(2, key[2])));
                             (vertices.len() - 1) as u32
                         })
                     };
@@ -118,8 +103,5 @@ fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
             }
         }
     }
-    SurfaceMesh {
-        vertices,
-        triangles,
-    }
+    SurfaceMesh { vertices, triangles }
 }

@@ -55,22 +55,11 @@ pub(crate) fn revolve(rings: &[Ring]) -> SurfaceMesh {
         let (p, q) = (&rings[r], &rings[r + 1]);
         let forward = (p.rho, p.z) <= (q.rho, q.z);
         let (lo, hi) = if forward { (r, r + 1) } else { (r + 1, r) };
-        let zipped = zip(
-            &vertices,
-            (first[lo], rings[lo].count),
-            (first[hi], rings[hi].count),
-        );
+        let zipped = zip(&vertices, (first[lo], rings[lo].count), (first[hi], rings[hi].count));
         // Zipped triangles face outward when `lo` precedes `hi` along the profile.
-        triangles.extend(
-            zipped
-                .into_iter()
-                .map(|t| if forward { t } else { [t[0], t[2], t[1]] }),
-        );
+        triangles.extend(zipped.into_iter().map(|t| if forward { t } else { [t[0], t[2], t[1]] }));
     }
-    SurfaceMesh {
-        vertices,
-        triangles,
-    }
+    SurfaceMesh { vertices, triangles }
 }
 
 /// Triangulates the band between rings `(first, count)` A and B, each step adding one triangle
