@@ -14,20 +14,11 @@ const REL_TOL: f64 = 1e-10;
 /// into degenerate ones. Fails when the points are not finite or span no volume.
 pub fn convex_hull(points: &[Point3]) -> Result<SurfaceMesh, GeometryError> {
     let bad = |reason: String| GeometryError::BadPoints { reason };
-    if let Some(i) = points
-        .iter()
-        .position(|p| !p.coords.iter().all(|c| c.is_finite()))
-    {
-        return Err(bad(format!(
-            "point {i} is not finite ({:?})",
-            points[i].coords.as_slice()
-        )));
+    if let Some(i) = points.iter().position(|p| !p.coords.iter().all(|c| c.is_finite())) {
+        return Err(bad(format!("point {i} is not finite ({:?})", points[i].coords.as_slice())));
     }
     if points.len() < 4 {
-        return Err(bad(format!(
-            "need at least 4 non-coplanar points, got {}",
-            points.len()
-        )));
+        return Err(bad(format!("need at least 4 non-coplanar points, got {}", points.len())));
     }
     if points.len() > u32::MAX as usize / 2 {
         return Err(bad(format!("too many points ({})", points.len())));
@@ -52,11 +43,7 @@ pub fn volume_centroid(mesh: &SurfaceMesh) -> Point3 {
         return Point3::origin();
     }
     // Tets fan out from the vertex mean, not the origin, so far-off meshes keep their digits.
-    let mean = mesh
-        .vertices
-        .iter()
-        .fold(Vector3::zeros(), |s, p| s + p.coords)
-        / mesh.vertices.len() as f64;
+    let mean = mesh.vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / mesh.vertices.len() as f64;
     let r = Point3::from(mean);
     let mut volume = 0.0;
     let mut moment = Vector3::zeros();
@@ -66,11 +53,7 @@ pub fn volume_centroid(mesh: &SurfaceMesh) -> Point3 {
         volume += v;
         moment += v * ((a - r) + (b - r) + (c - r)) / 4.0;
     }
-    if volume.abs() > 0.0 {
-        r + moment / volume
-    } else {
-        r
-    }
+    if volume.abs() > 0.0 { r + moment / volume } else { r }
 }
 
 /// Four points spanning a tet, each further than `eps` from the span of the previous ones.
@@ -100,9 +83,7 @@ fn initial_simplex(points: &[Point3], eps: f64) -> Result<[u32; 4], String> {
     if line_dist(&points[i2]) <= eps {
         return Err("all points lie on one line; need 4 non-coplanar points".into());
     }
-    let n = (points[i1] - points[i0])
-        .cross(&(points[i2] - points[i0]))
-        .normalize();
+    let n = (points[i1] - points[i0]).cross(&(points[i2] - points[i0])).normalize();
     let plane_dist = |p: &Point3| n.dot(&(p - points[i0])).abs();
     let i3 = argmax(points, plane_dist);
     if plane_dist(&points[i3]) <= eps {
@@ -141,12 +122,7 @@ struct Hull<'a> {
 
 impl<'a> Hull<'a> {
     fn new(points: &'a [Point3], eps: f64, s: [u32; 4]) -> Self {
-        let mut hull = Hull {
-            points,
-            eps,
-            faces: Vec::new(),
-            edges: HashMap::new(),
-        };
+        let mut hull = Hull { points, eps, faces: Vec::new(), edges: HashMap::new() };
         for skip in 0..4 {
             let mut v = [0u32; 3];
             let mut k = 0;
@@ -164,27 +140,16 @@ impl<'a> Hull<'a> {
             hull.add_face(v);
         }
         let first_four = &s;
-        let candidates: Vec<u32> = (0..points.len() as u32)
-            .filter(|i| !first_four.contains(i))
-            .collect();
+        let candidates: Vec<u32> = (0..points.len() as u32).filter(|i| !first_four.contains(i)).collect();
         hull.assign(&candidates, 0..4);
         hull
     }
 
     fn make_face(&self, v: [u32; 3]) -> Face {
         let [a, b, c] = v.map(|i| self.points[i as usize]);
-        let normal = (b - a)
-            .cross(&(c - a))
-            .try_normalize(0.0)
-            .unwrap_or_else(Vector3::zeros);
+        let normal = (b - a).cross(&(c - a)).try_normalize(0.0).unwrap_or_else(Vector3::zeros);
         let offset = normal.dot(&(a.coords + b.coords + c.coords)) / 3.0;
-        Face {
-            v,
-            normal,
-            offset,
-            outside: Vec::new(),
-            alive: true,
-        }
+        Face { v, normal, offset, outside: Vec::new(), alive: true }
     }
 
     fn add_face(&mut self, v: [u32; 3]) -> usize {
@@ -263,10 +228,11 @@ impl<'a> Hull<'a> {
             let v = self.faces[visible[next]].v;
             next += 1;
             for i in 0..3 {
-                if let Some(&g) = self.edges.get(&(v[(i + 1) % 3], v[i])) {
-                    if !visible.contains(&g) && self.dist(g, apex) > self.eps {
-                        visible.push(g);
-                    }
+                if let Some(&g) = self.edges.get(&(v[(i + 1) % 3], v[i]))
+                    && !visible.contains(&g)
+                    && self.dist(g, apex) > self.eps
+                {
+                    visible.push(g);
                 }
             }
         }
@@ -286,9 +252,6 @@ impl<'a> Hull<'a> {
             });
             triangles.push(tri);
         }
-        SurfaceMesh {
-            vertices,
-            triangles,
-        }
+        SurfaceMesh { vertices, triangles }
     }
 }

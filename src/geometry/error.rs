@@ -8,22 +8,21 @@ pub enum GeometryError {
     #[error(
         "resolution {resolution} m is too fine for a {shape} of this size: it would need about {count} elements (limit {limit}); use a coarser resolution"
     )]
-    TooFine {
-        shape: String,
-        resolution: f64,
-        count: u64,
-        limit: u64,
-    },
+    TooFine { shape: String, resolution: f64, count: u64, limit: u64 },
     #[error("cannot read mesh file {path}: {reason}")]
     MeshFile { path: PathBuf, reason: String },
     #[error("mesh {path} is unusable: {reason}")]
     BadMesh { path: PathBuf, reason: String },
+    /// The shape cannot be meshed at all (a half space).
     #[error("a {shape} has no mesh; {hint}")]
     NoMesh { shape: String, hint: String },
+    /// A curved rigid shape was given no target edge length.
     #[error("a rigid {shape} needs `resolution` in its contact table (the target edge length, m)")]
     MissingResolution { shape: String },
+    /// Points from which no convex hull with volume can be built.
     #[error("cannot build a convex hull: {reason}")]
     BadPoints { reason: String },
+    /// A mesher option out of its range.
     #[error("invalid {what}: {reason}")]
     InvalidParameter { what: String, reason: String },
 }

@@ -11,30 +11,18 @@ use std::path::Path;
 /// triangle corner, in order of first appearance (STL repeats shared corners). A binary STL is
 /// recognised by its size (84 + 50·n bytes for n triangles), whatever its header says.
 pub fn read_points(path: &Path) -> Result<Vec<Point3>, GeometryError> {
-    let file_err = |reason: String| GeometryError::MeshFile {
-        path: path.to_path_buf(),
-        reason,
-    };
+    let file_err = |reason: String| GeometryError::MeshFile { path: path.to_path_buf(), reason };
     let bytes = std::fs::read(path).map_err(|e| file_err(e.to_string()))?;
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let points = match ext.as_str() {
         "obj" => parse_obj(&text(&bytes).map_err(file_err)?),
         "stl" if is_binary_stl(&bytes) => parse_binary_stl(&bytes),
         "stl" => parse_ascii_stl(&text(&bytes).map_err(file_err)?),
-        _ => Err(format!(
-            "unknown extension `.{ext}`; use an .obj or .stl file"
-        )),
+        _ => Err(format!("unknown extension `.{ext}`; use an .obj or .stl file")),
     }
     .map_err(file_err)?;
     if points.is_empty() {
-        return Err(GeometryError::BadMesh {
-            path: path.to_path_buf(),
-            reason: "it has no vertices".into(),
-        });
+        return Err(GeometryError::BadMesh { path: path.to_path_buf(), reason: "it has no vertices".into() });
     }
     Ok(points)
 }
@@ -55,20 +43,12 @@ fn is_binary_stl(bytes: &[u8]) -> bool {
 fn parse_xyz<'a>(mut fields: impl Iterator<Item = &'a str>, line: usize) -> Result<Point3, String> {
     let mut xyz = [0.0f64; 3];
     for (axis, c) in xyz.iter_mut().enumerate() {
-        let field = fields
-            .next()
-            .ok_or_else(|| format!("line {line}: expected 3 coordinates"))?;
-        *c = field.parse().map_err(|_| {
-            format!(
-                "line {line}: coordinate {} `{field}` is not a number",
-                axis + 1
-            )
-        })?;
+        let field = fields.next().ok_or_else(|| format!("line {line}: expected 3 coordinates"))?;
+        *c = field
+            .parse()
+            .map_err(|_| format!("line {line}: coordinate {} `{field}` is not a number", axis + 1))?;
         if !c.is_finite() {
-            return Err(format!(
-                "line {line}: coordinate {} is {field}, not finite",
-                axis + 1
-            ));
+            return Err(format!("line {line}: coordinate {} is {field}, not finite", axis + 1));
         }
     }
     Ok(Point3::new(xyz[0], xyz[1], xyz[2]))
@@ -129,10 +109,7 @@ struct Unique {
 impl Unique {
     fn push(&mut self, p: Point3) {
         // `+ 0.0` maps −0 to +0 so both zeros are one position.
-        if self
-            .seen
-            .insert([p.x, p.y, p.z].map(|c| (c + 0.0).to_bits()))
-        {
+        if self.seen.insert([p.x, p.y, p.z].map(|c| (c + 0.0).to_bits())) {
             self.list.push(p);
         }
     }

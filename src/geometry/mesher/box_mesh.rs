@@ -32,33 +32,33 @@ pub(crate) fn cored(size: [f64; 3], resolution: f64) -> Result<CoredSurface, Geo
     let h = size.map(|s| s / 2.0);
     let h_min = h[0].min(h[1]).min(h[2]);
     let reach = h.map(|hi| hi - h_min);
+    let snap = SNAP * h[0].max(h[1]).max(h[2]);
     let core = surface
         .vertices
         .iter()
-        .map(|v| {
-            Point3::new(
-                clamp(v.x, reach[0]),
-                clamp(v.y, reach[1]),
-                clamp(v.z, reach[2]),
-            )
-        })
+        .map(|v| Point3::from([0, 1, 2].map(|i| clamp(v[i], reach[i], snap))))
         .collect();
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth: h_min,
-    })
+    Ok(CoredSurface { surface, core, depth: h_min })
 }
 
-fn clamp(x: f64, reach: f64) -> f64 {
-    x.max(-reach).min(reach)
+/// Grid lines within this fraction of the box size of the core's boundary are on it: a grid
+/// line meant to lie there but off by round-off would give two core points a hair apart,
+/// joined by flat tets instead of merged.
+const SNAP: f64 = 1e-9;
+
+/// `x` clamped to `[−reach, reach]`, snapping values within `snap` of a bound onto it.
+fn clamp(x: f64, reach: f64, snap: f64) -> f64 {
+    if x >= reach - snap {
+        reach
+    } else if x <= -reach + snap {
+        -reach
+    } else {
+        x
+    }
 }
 
 fn check_sizes(size: [f64; 3]) -> Result<(), GeometryError> {
-    for (s, what) in size
-        .iter()
-        .zip(["box size[0]", "box size[1]", "box size[2]"])
-    {
+    for (s, what) in size.iter().zip(["box size[0]", "box size[1]", "box size[2]"]) {
         positive(what, *s)?;
     }
     Ok(())
@@ -70,11 +70,7 @@ fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
     let coord = |axis: usize, i: u32| {
         let h = size[axis] / 2.0;
         // The far side is set exactly so the box stays symmetric to the last bit.
-        if i == n[axis] {
-            h
-        } else {
-            -h + size[axis] * (i as f64 / n[axis] as f64)
-        }
+        if i == n[axis] { h } else { -h + size[axis] * (i as f64 / n[axis] as f64) }
     };
     let mut index: HashMap<[u32; 3], u32> = HashMap::new();
     let mut vertices = Vec::new();
@@ -91,11 +87,7 @@ fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
                         key[u] = i + di;
                         key[v] = j + dj;
                         *index.entry(key).or_insert_with(|| {
-                            vertices.push(Point3::new(
-                                coord(0, key[0]),
-                                coord(1, key[1]),
-                                coord(2, key[2]),
-                            ));
+                            vertices.push(Point3::new(coord(0, key[0]), coord(1, key[1]), coord(2, key[2])));
                             (vertices.len() - 1) as u32
                         })
                     };
@@ -111,8 +103,5 @@ fn grid(size: [f64; 3], n: [u32; 3]) -> SurfaceMesh {
             }
         }
     }
-    SurfaceMesh {
-        vertices,
-        triangles,
-    }
+    SurfaceMesh { vertices, triangles }
 }

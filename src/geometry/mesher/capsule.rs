@@ -13,17 +13,10 @@ const STEP: f64 = 0.8;
 
 /// The capsule of radius `radius` whose hemisphere centres are `length` apart (axis z,
 /// centred), with edges ≤ ~resolution; vertices lie on the capsule.
-pub(crate) fn surface(
-    radius: f64,
-    length: f64,
-    resolution: f64,
-) -> Result<SurfaceMesh, GeometryError> {
+pub(crate) fn surface(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, GeometryError> {
     positive("capsule radius", radius)?;
     if !(length.is_finite() && length >= 0.0) {
-        return Err(GeometryError::NonPositiveSize {
-            what: "capsule length".into(),
-            value: length,
-        });
+        return Err(GeometryError::NonPositiveSize { what: "capsule length".into(), value: length });
     }
     positive("resolution", resolution)?;
     let step = STEP * resolution;
@@ -31,78 +24,37 @@ pub(crate) fn surface(
     let around = ring_count(radius, step);
     let latitudes = (FRAC_PI_2 * radius / step).ceil().max(1.0);
     let along = (length / step).ceil();
-    budget(
-        "capsule",
-        resolution,
-        2.0 * around * (along + 2.0 * latitudes),
-    )?;
-    let (around, latitudes, along) = (
-        divisions(around, 3),
-        divisions(latitudes, 1),
-        divisions(along, 0),
-    );
+    budget("capsule", resolution, 2.0 * around * (along + 2.0 * latitudes))?;
+    let (around, latitudes, along) = (divisions(around, 3), divisions(latitudes, 1), divisions(along, 0));
 
     // Latitude k of the top hemisphere, k = 0 at the pole; the rim is exact so both
     // hemispheres meet the side at z = ±L.
     let latitude = |k: u32, sign: f64| -> Ring {
         if k == latitudes {
-            return Ring {
-                rho: radius,
-                z: sign * half,
-                count: around,
-            };
+            return Ring { rho: radius, z: sign * half, count: around };
         }
         let polar = FRAC_PI_2 * k as f64 / latitudes as f64;
         let rho = radius * polar.sin();
-        let count = if k == 0 {
-            1
-        } else {
-            divisions(ring_count(rho, step), 3).min(around)
-        };
-        Ring {
-            rho,
-            z: sign * (half + radius * polar.cos()),
-            count,
-        }
+        let count = if k == 0 { 1 } else { divisions(ring_count(rho, step), 3).min(around) };
+        Ring { rho, z: sign * (half + radius * polar.cos()), count }
     };
     let mut rings: Vec<Ring> = (0..=latitudes).map(|k| latitude(k, -1.0)).collect();
     for j in 1..along {
         let z = -half + length * (j as f64 / along as f64);
-        rings.push(Ring {
-            rho: radius,
-            z,
-            count: around,
-        });
+        rings.push(Ring { rho: radius, z, count: around });
     }
     // A capsule of length 0 is a sphere: its two rims are one ring.
     let skip_rim = if along == 0 { 1 } else { 0 };
-    rings.extend(
-        (0..=latitudes)
-            .rev()
-            .skip(skip_rim)
-            .map(|k| latitude(k, 1.0)),
-    );
+    rings.extend((0..=latitudes).rev().skip(skip_rim).map(|k| latitude(k, 1.0)));
     Ok(revolve(&rings))
 }
 
 /// The capsule's surface with each core point the nearest point of the axis segment
 /// `|z| ≤ L` (depth R). Shell `s` is the capsule of radius sR, so the pressure extent is
 /// `ε = 1 − dist(x, segment)/R`, exact at every vertex.
-pub(crate) fn cored(
-    radius: f64,
-    length: f64,
-    resolution: f64,
-) -> Result<CoredSurface, GeometryError> {
+pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSurface, GeometryError> {
     let surface = surface(radius, length, resolution)?;
     let half = length / 2.0;
-    let core = surface
-        .vertices
-        .iter()
-        .map(|v| Point3::new(0.0, 0.0, v.z.max(-half).min(half)))
-        .collect();
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth: radius,
-    })
+    let core = surface.vertices.iter().map(|v| Point3::new(0.0, 0.0, v.z.max(-half).min(half))).collect();
+    Ok(CoredSurface { surface, core, depth: radius })
 }

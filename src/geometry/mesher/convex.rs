@@ -23,11 +23,7 @@ pub(crate) fn surface(file: &Path, points: &[Point3]) -> Result<SurfaceMesh, Geo
 /// centroid; the depth is the smallest distance from the centroid to a face. Shell `s` is the
 /// hull scaled by `s` about the centroid, so the pressure extent is `ε = 1 − g(x)` with `g` the
 /// hull's gauge function about the centroid, exact everywhere (g is linear on each cone).
-pub(crate) fn cored(
-    file: &Path,
-    points: &[Point3],
-    resolution: f64,
-) -> Result<CoredSurface, GeometryError> {
+pub(crate) fn cored(file: &Path, points: &[Point3], resolution: f64) -> Result<CoredSurface, GeometryError> {
     positive("resolution", resolution)?;
     let hull = surface(file, points)?;
     // Each bisection leaves triangles with their longest edge above half the resolution, so
@@ -36,16 +32,9 @@ pub(crate) fn cored(
     budget("convex", resolution, estimate)?;
     let centroid = volume_centroid(&hull);
     let depth = (0..hull.triangles.len())
-        .map(|t| {
-            hull.normal(t)
-                .dot(&(hull.vertices[hull.triangles[t][0] as usize] - centroid))
-        })
+        .map(|t| hull.normal(t).dot(&(hull.vertices[hull.triangles[t][0] as usize] - centroid)))
         .fold(f64::INFINITY, f64::min);
     let surface = split_long_edges(&hull, resolution);
     let core = vec![centroid; surface.vertices.len()];
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth,
-    })
+    Ok(CoredSurface { surface, core, depth })
 }

@@ -10,13 +10,12 @@ use crate::math::Point3;
 /// the side grid stay within 1.13 × resolution.
 const STEP: f64 = 0.8;
 
+/// Core snapping tolerance, as a fraction of the cylinder's size.
+const SNAP: f64 = 1e-9;
+
 /// The cylinder of radius `radius` and length `length` (axis z, centred) with edges
 /// ≤ ~resolution; vertices lie on the cylinder.
-pub(crate) fn surface(
-    radius: f64,
-    length: f64,
-    resolution: f64,
-) -> Result<SurfaceMesh, GeometryError> {
+pub(crate) fn surface(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, GeometryError> {
     Ok(revolve(&rings(radius, length, resolution)?))
 }
 
@@ -25,14 +24,22 @@ pub(crate) fn surface(
 /// the disc `ρ ≤ R − L` at z = 0 (`c` = the radial vector clamped to length R − L). Shell `s`
 /// is then the cylinder shrunk by `(1 − s)·min(R, L)` on every side, so the pressure extent is
 /// `ε = min(R − ρ, L − |z|)/min(R, L)`, exact at every vertex.
-pub(crate) fn cored(
-    radius: f64,
-    length: f64,
-    resolution: f64,
-) -> Result<CoredSurface, GeometryError> {
+pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSurface, GeometryError> {
     let rings = rings(radius, length, resolution)?;
     let surface = revolve(&rings);
     let half = length / 2.0;
+    // Rings within this distance of the core's boundary are on it: a ring meant to lie there
+    // but off by round-off would give two core points a hair apart, joined by flat tets.
+    let snap = SNAP * radius.max(half);
+    let clamp = |x: f64, reach: f64| {
+        if x >= reach - snap {
+            reach
+        } else if x <= -reach + snap {
+            -reach
+        } else {
+            x
+        }
+    };
     // Core points come from ring data, not vertex positions, so points on one ray share the
     // exact same core point and merge.
     let mut core = Vec::with_capacity(surface.vertices.len());
@@ -40,10 +47,10 @@ pub(crate) fn cored(
         for i in 0..ring.count {
             core.push(if half >= radius {
                 let reach = half - radius;
-                Point3::new(0.0, 0.0, ring.z.max(-reach).min(reach))
+                Point3::new(0.0, 0.0, clamp(ring.z, reach))
             } else {
                 let reach = radius - half;
-                let rho = ring.rho.min(reach);
+                let rho = clamp(ring.rho, reach);
                 let a = angle(i, ring.count);
                 if ring.count == 1 {
                     Point3::origin()
@@ -53,11 +60,7 @@ pub(crate) fn cored(
             });
         }
     }
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth: radius.min(half),
-    })
+    Ok(CoredSurface { surface, core, depth: radius.min(half) })
 }
 
 fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, GeometryError> {
@@ -69,16 +72,8 @@ fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, Geometr
     let around = ring_count(radius, step);
     let radial = (radius / step).ceil().max(1.0);
     let along = (length / step).ceil().max(1.0);
-    budget(
-        "cylinder",
-        resolution,
-        2.0 * around * (along + 2.0 * radial),
-    )?;
-    let (around, radial, along) = (
-        divisions(around, 3),
-        divisions(radial, 1),
-        divisions(along, 1),
-    );
+    budget("cylinder", resolution, 2.0 * around * (along + 2.0 * radial))?;
+    let (around, radial, along) = (divisions(around, 3), divisions(radial, 1), divisions(along, 1));
 
     // A short cylinder's core is a disc of radius R − L: cap rings outside it (and the ring
     // just inside) keep the rim's count so their points share rays with the rim, which keeps
@@ -86,17 +81,9 @@ fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, Geometr
     let disc = radius - half;
     let cap_ring = |k: u32, z: f64| -> Ring {
         if k == 0 {
-            return Ring {
-                rho: 0.0,
-                z,
-                count: 1,
-            };
+            return Ring { rho: 0.0, z, count: 1 };
         }
-        let rho = if k == radial {
-            radius
-        } else {
-            radius * k as f64 / radial as f64
-        };
+        let rho = if k == radial { radius } else { radius * k as f64 / radial as f64 };
         let next = radius * (k + 1) as f64 / radial as f64;
         let count = if next > disc && half < radius {
             around
@@ -108,11 +95,7 @@ fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, Geometr
     let mut rings: Vec<Ring> = (0..=radial).map(|k| cap_ring(k, -half)).collect();
     for j in 1..along {
         let z = -half + length * (j as f64 / along as f64);
-        rings.push(Ring {
-            rho: radius,
-            z,
-            count: around,
-        });
+        rings.push(Ring { rho: radius, z, count: around });
     }
     rings.extend((0..=radial).rev().map(|k| cap_ring(k, half)));
     Ok(rings)

@@ -9,11 +9,7 @@ use crate::math::Point3;
 /// The ellipsoid with semi-axes `radii` along x, y, z, with edges ≤ `resolution`: scaling
 /// stretches an edge by at most the largest radius, so the unit mesh is refined for that one.
 pub(crate) fn surface(radii: [f64; 3], resolution: f64) -> Result<SurfaceMesh, GeometryError> {
-    for (r, what) in radii.iter().zip([
-        "ellipsoid radii[0]",
-        "ellipsoid radii[1]",
-        "ellipsoid radii[2]",
-    ]) {
+    for (r, what) in radii.iter().zip(["ellipsoid radii[0]", "ellipsoid radii[1]", "ellipsoid radii[2]"]) {
         positive(what, *r)?;
     }
     positive("resolution", resolution)?;
@@ -34,9 +30,5 @@ pub(crate) fn cored(radii: [f64; 3], resolution: f64) -> Result<CoredSurface, Ge
     let surface = surface(radii, resolution)?;
     let core = vec![Point3::origin(); surface.vertices.len()];
     let depth = radii[0].min(radii[1]).min(radii[2]);
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth,
-    })
+    Ok(CoredSurface { surface, core, depth })
 }

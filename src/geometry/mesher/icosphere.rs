@@ -55,10 +55,7 @@ pub(crate) fn unit_icosphere(n: u32) -> SurfaceMesh {
             }
         }
     }
-    SurfaceMesh {
-        vertices,
-        triangles,
-    }
+    SurfaceMesh { vertices, triangles }
 }
 
 /// The 12 corners: cyclic permutations of (0, ±1, ±φ), normalized.
@@ -66,11 +63,7 @@ fn icosahedron_corners() -> Vec<Point3> {
     let phi = (1.0 + 5f64.sqrt()) / 2.0;
     let mut corners = Vec::with_capacity(12);
     for (s1, s2) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
-        for p in [
-            [0.0, s1, s2 * phi],
-            [s1, s2 * phi, 0.0],
-            [s2 * phi, 0.0, s1],
-        ] {
+        for p in [[0.0, s1, s2 * phi], [s1, s2 * phi, 0.0], [s2 * phi, 0.0, s1]] {
             corners.push(Point3::from(nalgebra::Vector3::from(p).normalize()));
         }
     }

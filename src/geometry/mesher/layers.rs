@@ -52,11 +52,7 @@ pub(crate) fn build(cored: &CoredSurface, shells: &[f64]) -> LayeredTetMesh {
         }
     }
     let id = |k: usize, v: u32| -> u32 {
-        if k == layers {
-            core_id[v as usize]
-        } else {
-            (first_shell + k * nv) as u32 + v
-        }
+        if k == layers { core_id[v as usize] } else { (first_shell + k * nv) as u32 + v }
     };
 
     let mut tets = Vec::with_capacity(surface.triangles.len() * 3 * layers);
@@ -71,10 +67,7 @@ pub(crate) fn build(cored: &CoredSurface, shells: &[f64]) -> LayeredTetMesh {
             }
         }
     }
-    LayeredTetMesh {
-        mesh: TetMesh { vertices, tets },
-        shell,
-    }
+    LayeredTetMesh { mesh: TetMesh { vertices, tets }, shell }
 }
 
 /// Splits the prism between triangles `x` and `y` (`x[i]`–`y[i]` are its side edges) into
@@ -104,8 +97,7 @@ fn split_prism(x: [u32; 3], y: [u32; 3]) -> [[u32; 4]; 3] {
 
 /// The tet with positive orientation, or `None` if it repeats a vertex or is flat.
 fn oriented(vertices: &[Point3], mut t: [u32; 4]) -> Option<[u32; 4]> {
-    if t[0] == t[1] || t[0] == t[2] || t[0] == t[3] || t[1] == t[2] || t[1] == t[3] || t[2] == t[3]
-    {
+    if t[0] == t[1] || t[0] == t[2] || t[0] == t[3] || t[1] == t[2] || t[1] == t[3] || t[2] == t[3] {
         return None;
     }
     let [a, b, c, d] = t.map(|i| vertices[i as usize]);

@@ -11,10 +11,7 @@ pub(crate) fn positive(what: &str, value: f64) -> Result<f64, GeometryError> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(GeometryError::NonPositiveSize {
-            what: what.into(),
-            value,
-        })
+        Err(GeometryError::NonPositiveSize { what: what.into(), value })
     }
 }
 

@@ -29,18 +29,16 @@ use super::{GeometryError, Shape, SurfaceMesh, TetMesh};
 /// `core(v) + shell[v] · (surface(v) − core(v))`.
 #[derive(Clone, Debug, Default)]
 pub struct LayeredTetMesh {
+    /// The tets, every one positively oriented; its boundary is the surface triangulation.
     pub mesh: TetMesh,
+    /// The shell parameter `s` of each vertex; the pressure extent is `ε = 1 − s`.
     pub shell: Vec<f64>,
 }
 
 /// The closed surface mesh of a shape, for a rigid body. Boxes and convex shapes are exact and
 /// coarse (`resolution` is ignored); curved shapes need `resolution`, the longest edge (m).
 pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMesh, GeometryError> {
-    let needed = || {
-        resolution.ok_or_else(|| GeometryError::MissingResolution {
-            shape: shape.kind().into(),
-        })
-    };
+    let needed = || resolution.ok_or_else(|| GeometryError::MissingResolution { shape: shape.kind().into() });
     match shape {
         Shape::Sphere { radius } => sphere::surface(*radius, needed()?),
         Shape::Box { size } => box_mesh::coarse(*size),

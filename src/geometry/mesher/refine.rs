@@ -18,10 +18,7 @@ impl PartialOrd for Long {
 
 impl Ord for Long {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.0
-            .total_cmp(&other.0)
-            .then(other.1.cmp(&self.1))
-            .then(other.2.cmp(&self.2))
+        self.0.total_cmp(&other.0).then(other.1.cmp(&self.1)).then(other.2.cmp(&self.2))
     }
 }
 
@@ -72,8 +69,5 @@ pub(crate) fn split_long_edges(mesh: &SurfaceMesh, max_edge: f64) -> SurfaceMesh
         heap.push(Long(len / 2.0, a.min(m), a.max(m)));
         heap.push(Long(len / 2.0, b.min(m), b.max(m)));
     }
-    SurfaceMesh {
-        vertices,
-        triangles,
-    }
+    SurfaceMesh { vertices, triangles }
 }

@@ -35,16 +35,12 @@ impl ShellLayout {
     /// lies one `resolution` below the surface, each next layer is `growth` times thicker,
     /// until `s` would drop below 0.5; then the core.
     pub fn graded(growth: f64) -> Self {
-        Self {
-            rule: Rule::Graded { growth },
-        }
+        Self { rule: Rule::Graded { growth } }
     }
 
     /// Explicit shell parameters, strictly decreasing from 1 to 0.
     pub fn explicit(shells: Vec<f64>) -> Self {
-        Self {
-            rule: Rule::Explicit(shells),
-        }
+        Self { rule: Rule::Explicit(shells) }
     }
 
     /// The shell parameters `1 = s_0 > s_1 > … > s_K = 0` for a shape whose core lies `depth`
@@ -60,9 +56,7 @@ impl ShellLayout {
                 } else {
                     Err(GeometryError::InvalidParameter {
                         what: "shell layout".into(),
-                        reason: format!(
-                            "shells must decrease strictly from 1 to 0, got {shells:?}"
-                        ),
+                        reason: format!("shells must decrease strictly from 1 to 0, got {shells:?}"),
                     })
                 }
             }

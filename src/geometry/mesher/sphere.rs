@@ -25,9 +25,5 @@ pub(crate) fn surface(radius: f64, resolution: f64) -> Result<SurfaceMesh, Geome
 pub(crate) fn cored(radius: f64, resolution: f64) -> Result<CoredSurface, GeometryError> {
     let surface = surface(radius, resolution)?;
     let core = vec![Point3::origin(); surface.vertices.len()];
-    Ok(CoredSurface {
-        surface,
-        core,
-        depth: radius,
-    })
+    Ok(CoredSurface { surface, core, depth: radius })
 }
