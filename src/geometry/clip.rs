@@ -6,7 +6,7 @@ use crate::math::{Plane, Point3};
 
 /// Most vertices a clipped polygon can have here: a triangle clipped by a tet's four planes has
 /// at most 7, a tet section (4) clipped by four planes at most 8; a margin for round-off.
-pub const MAX_POLYGON_VERTICES: usize = 16;
+pub const MAX_POLYGON_VERTICES: usize = 10;
 
 /// A small convex polygon stored inline (no allocation on the hot path).
 #[derive(Clone, Copy, Debug)]
@@ -55,35 +55,54 @@ impl Polygon {
 
     /// Keeps the part of the polygon inside `plane` (Sutherland–Hodgman for one plane).
     pub fn clip(&self, plane: &Plane) -> Polygon {
-        let mut out = Polygon::default();
+        let mut out = *self;
+        out.clip_in_place(plane);
+        out
+    }
+
+    /// Keeps the part inside `plane`, in place; returns whether anything is left. Copies only
+    /// when the plane cuts the polygon.
+    #[inline]
+    pub fn clip_in_place(&mut self, plane: &Plane) -> bool {
         let n = self.len;
         if n == 0 {
-            return out;
+            return false;
         }
         let mut d = [0.0; MAX_POLYGON_VERTICES];
-        let mut any_out = false;
+        let (mut any_out, mut any_in) = (false, false);
         for i in 0..n {
             d[i] = plane.signed(&self.points[i]);
             any_out |= d[i] > 0.0;
+            any_in |= d[i] < 0.0;
         }
         if !any_out {
-            return *self;
+            return true;
         }
+        if !any_in {
+            self.len = 0;
+            return false;
+        }
+        let mut out = [Point3::origin(); MAX_POLYGON_VERTICES];
+        let mut m = 0;
         for i in 0..n {
             let j = if i + 1 == n { 0 } else { i + 1 };
-            let (pi, pj) = (self.points[i], self.points[j]);
             let (di, dj) = (d[i], d[j]);
-            if di <= 0.0 {
-                out.push(pi);
+            if di <= 0.0 && m < MAX_POLYGON_VERTICES {
+                out[m] = self.points[i];
+                m += 1;
             }
-            if (di < 0.0 && dj > 0.0) || (di > 0.0 && dj < 0.0) {
-                out.push(edge_point(&pi, &pj, di, dj));
+            if ((di < 0.0 && dj > 0.0) || (di > 0.0 && dj < 0.0)) && m < MAX_POLYGON_VERTICES {
+                out[m] = edge_point(&self.points[i], &self.points[j], di, dj);
+                m += 1;
             }
         }
-        if out.len < 3 {
-            out.len = 0;
+        if m < 3 {
+            self.len = 0;
+            return false;
         }
-        out
+        self.points[..m].copy_from_slice(&out[..m]);
+        self.len = m;
+        true
     }
 }
 

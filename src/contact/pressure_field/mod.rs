@@ -20,11 +20,16 @@ pub use surface::{ContactPolygon, ContactSurface};
 
 use crate::math::{Vector3, Wrench};
 use pair::PairFrame;
+use rayon::prelude::*;
 use traction::{Accumulator, Kinetics};
 
 /// Default stiction speed v_s (m/s) of the regularized friction: below about this slip speed
 /// friction falls off linearly to zero.
 pub const DEFAULT_STICTION_SPEED: f64 = 1e-4;
+
+/// Estimated primitives below which a pair query stays on one thread: threads cost a few
+/// microseconds to wake, more than small queries take.
+const PARALLEL_WORK: u64 = 1500;
 
 /// Query settings.
 #[derive(Clone, Copy, Debug)]
@@ -58,19 +63,24 @@ pub fn evaluate_pair(
 ) -> Result<PairWrench, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
     let kin = kinetics(&pair, options);
-    let candidates = pair.candidates(false);
-    if std::env::var("CL_DEBUG").is_ok() {
-        eprintln!("candidates {}", candidates.len());
-    }
-    let parts = chunked::sum_chunks(&candidates, |chunk| {
+    let (tasks, work) = pair.tasks();
+
+    let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
-        for &c in chunk {
+        pair.run_task(*task, &mut |c| {
             if let Some((poly, p0, n)) = pair.polygon(c) {
                 traction::integrate_polygon(poly.points(), &p0, &n, &kin, &mut acc);
             }
-        }
+        });
         acc
-    });
+    };
+    // Tasks and their order do not depend on the thread count, and partial sums are added in
+    // task order, so the result is bit-identical with or without threads.
+    let parts: Vec<Accumulator> = if work >= PARALLEL_WORK {
+        tasks.par_iter().map(run).collect()
+    } else {
+        tasks.iter().map(run).collect()
+    };
     let mut acc = Accumulator::default();
     for p in parts {
         acc += p;

@@ -7,6 +7,7 @@
 use super::PressureFieldError;
 use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
 use crate::field::LinearField;
+use crate::geometry::bvh::{Bvh, RelativePose};
 use crate::geometry::clip::{Polygon, tet_section};
 use crate::math::{Isometry3, Plane, Twist, Vector3};
 
@@ -104,12 +105,47 @@ impl<'a> PairFrame<'a> {
                 m.bvh.below_plane(&self.secondary_plane(), false, &mut |i| out.push((i, 0)))
             }
             PairKind::HalfSpaceRigid(_, r) => {
-                // The primary's plane z ≤ 0 seen from the secondary.
-                let plane = Plane::new(Vector3::z(), 0.0).transformed(&self.p_from_s.inverse());
-                r.bvh.below_plane(&plane, false, &mut |j| out.push((0, j)))
+                r.bvh.below_plane(&self.primary_plane_in_secondary(), false, &mut |j| out.push((0, j)))
             }
         }
         out
+    }
+
+    /// Splits the candidate search into independent tasks (deterministic, independent of the
+    /// number of threads), and estimates the work as the number of primitives they cover.
+    pub fn tasks(&self) -> (Vec<(u32, u32)>, u64) {
+        const TARGET: usize = 64;
+        let rel = RelativePose::new(&self.p_from_s);
+        match self.kind {
+            PairKind::MeshMesh(m, n) => pair_tasks(&m.bvh, &n.bvh, &rel, TARGET),
+            PairKind::MeshRigid(m, r) => pair_tasks(&m.bvh, &r.bvh, &rel, TARGET),
+            PairKind::MeshRigidHalfSpace(m) => plane_tasks(&m.bvh, &self.secondary_plane(), true, TARGET),
+            PairKind::MeshCompliantHalfSpace(m, _) => plane_tasks(&m.bvh, &self.secondary_plane(), false, TARGET),
+            PairKind::HalfSpaceRigid(_, r) => plane_tasks(&r.bvh, &self.primary_plane_in_secondary(), false, TARGET),
+        }
+    }
+
+    /// Calls `visit` with every candidate of one task from [`PairFrame::tasks`].
+    pub fn run_task(&self, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
+        let rel = RelativePose::new(&self.p_from_s);
+        match self.kind {
+            PairKind::MeshMesh(m, n) => m.bvh.pairs_from(&n.bvh, &rel, task, &mut |i, j| visit((i, j))),
+            PairKind::MeshRigid(m, r) => m.bvh.pairs_from(&r.bvh, &rel, task, &mut |i, j| visit((i, j))),
+            PairKind::MeshRigidHalfSpace(m) => {
+                m.bvh.plane_from(&self.secondary_plane(), true, task.0, &mut |i| visit((i, 0)))
+            }
+            PairKind::MeshCompliantHalfSpace(m, _) => {
+                m.bvh.plane_from(&self.secondary_plane(), false, task.0, &mut |i| visit((i, 0)))
+            }
+            PairKind::HalfSpaceRigid(_, r) => {
+                r.bvh.plane_from(&self.primary_plane_in_secondary(), false, task.0, &mut |j| visit((0, j)))
+            }
+        }
+    }
+
+    /// The primary half space's plane z ≤ 0 seen from the secondary's frame.
+    fn primary_plane_in_secondary(&self) -> Plane {
+        Plane::new(Vector3::z(), 0.0).transformed(&self.p_from_s.inverse())
     }
 
     /// The contact polygon of one candidate, if any: the polygon (primary frame), the static
@@ -124,19 +160,17 @@ impl<'a> PairFrame<'a> {
                 let (plane, normal) = equilibrium_plane(&fp, &fs)?;
                 let mut poly = tet_section(&m.mesh.tet(i as usize), &plane);
                 for pl in &n.planes[j as usize] {
-                    if poly.is_empty() {
+                    if !poly.clip_in_place(&pl.transformed(x)) {
                         return None;
                     }
-                    poly = poly.clip(&pl.transformed(x));
                 }
-                (!poly.is_empty()).then_some((poly, fp, normal))
+                Some((poly, fp, normal))
             }
             PairKind::MeshRigid(m, r) => {
                 let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
                 let mut poly = Polygon::from_points(&[a, b, c]);
                 for pl in &m.planes[i as usize] {
-                    poly = poly.clip(pl);
-                    if poly.is_empty() {
+                    if !poly.clip_in_place(pl) {
                         return None;
                     }
                 }
@@ -164,6 +198,18 @@ impl<'a> PairFrame<'a> {
             }
         }
     }
+}
+
+fn pair_tasks(a: &Bvh, b: &Bvh, rel: &RelativePose, target: usize) -> (Vec<(u32, u32)>, u64) {
+    let tasks = a.pair_tasks(b, rel, target);
+    let work = tasks.iter().map(|&(i, j)| u64::from(a.size(i) + b.size(j))).sum();
+    (tasks, work)
+}
+
+fn plane_tasks(a: &Bvh, plane: &Plane, crossing_only: bool, target: usize) -> (Vec<(u32, u32)>, u64) {
+    let tasks: Vec<(u32, u32)> = a.plane_tasks(plane, crossing_only, target).into_iter().map(|i| (i, 0)).collect();
+    let work = tasks.iter().map(|&(i, _)| u64::from(a.size(i))).sum();
+    (tasks, work)
 }
 
 /// A linear field given in frame S expressed in frame P, with `p_from_s` = X_PS.
