@@ -9,7 +9,7 @@ use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
 use crate::field::LinearField;
 use crate::geometry::bvh::{Bvh, RelativePose};
 use crate::geometry::clip::{Polygon, tet_section};
-use crate::math::{Isometry3, Plane, Twist, Vector3};
+use crate::math::{Isometry3, Plane, Point3, Twist, Vector3};
 
 /// A body, its pose in the world and its velocity.
 #[derive(Clone, Copy, Debug)]
@@ -39,6 +39,8 @@ pub struct PairFrame<'a> {
     pub secondary: BodyState<'a>,
     /// X_PS: the secondary's frame in the primary's frame.
     pub p_from_s: Isometry3,
+    /// X_SP, its inverse.
+    pub s_from_p: Isometry3,
     /// Hydroelastic modulus of the secondary (`None` if rigid).
     pub secondary_modulus: Option<f64>,
 }
@@ -76,6 +78,7 @@ impl<'a> PairFrame<'a> {
             primary: p,
             secondary: s,
             p_from_s: p.pose.inverse() * s.pose,
+            s_from_p: s.pose.inverse() * p.pose,
             secondary_modulus: s.body.modulus,
         })
     }
@@ -159,6 +162,9 @@ impl<'a> PairFrame<'a> {
                 let fs = transform_field(&n.pressure[j as usize], x);
                 let (plane, normal) = equilibrium_plane(&fp, &fs)?;
                 let mut poly = tet_section(&m.mesh.tet(i as usize), &plane);
+                if poly.is_empty() || !plane_cuts(&n.mesh.tet(j as usize), &plane.transformed(&self.s_from_p)) {
+                    return None;
+                }
                 for pl in &n.planes[j as usize] {
                     if !poly.clip_in_place(&pl.transformed(x)) {
                         return None;
@@ -210,6 +216,13 @@ fn plane_tasks(a: &Bvh, plane: &Plane, crossing_only: bool, target: usize) -> (V
     let tasks: Vec<(u32, u32)> = a.plane_tasks(plane, crossing_only, target).into_iter().map(|i| (i, 0)).collect();
     let work = tasks.iter().map(|&(i, _)| u64::from(a.size(i))).sum();
     (tasks, work)
+}
+
+/// Whether the plane passes through the tet (vertices on both sides).
+#[inline]
+fn plane_cuts(tet: &[Point3; 4], plane: &Plane) -> bool {
+    let d = tet.map(|v| plane.signed(&v));
+    d.iter().any(|&x| x < 0.0) && d.iter().any(|&x| x > 0.0)
 }
 
 /// A linear field given in frame S expressed in frame P, with `p_from_s` = X_PS.
