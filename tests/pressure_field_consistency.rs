@@ -227,3 +227,30 @@ fn dissipation_and_friction_behave() {
     assert!(w.torque_about(&Point3::new(0.0, 0.0, 0.09)).z < 0.0);
     assert!(w.force.xy().norm() < 1e-6 * w.force.z);
 }
+
+#[test]
+fn results_are_bit_identical_with_and_without_threads() {
+    // Fine meshes so that the query is large enough to run on several threads.
+    let a = compliant(Shape::Sphere { radius: 0.1 }, 1e5, 0.004);
+    let b = compliant(Shape::Sphere { radius: 0.1 }, 2e5, 0.004);
+    let ground = rigid(Shape::HalfSpace, None);
+    let (pa, pb) = (pose([0.03, 0.01, 0.18], [0.1, 0.2, 0.3]), pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]));
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let w1 = evaluate_pair(
+                moving(&a, pa, [0.1, 0.0, -0.2], [0.0, 1.0, 0.0]),
+                at(&b, pb),
+                &QueryOptions::default(),
+            )
+            .unwrap();
+            let w2 = evaluate_pair(at(&a, pose([0.0, 0.0, 0.09], [0.0; 3])), at(&ground, pb), &QueryOptions::default())
+                .unwrap();
+            let u = energy(at(&a, pa), at(&b, pb));
+            (w1.wrench, w1.area, w2.wrench, u)
+        })
+    };
+    let (one, two) = (run(1), run(2));
+    assert!(one.0.force.norm() > 1.0);
+    assert_eq!(format!("{one:?}"), format!("{two:?}"), "threaded and single-threaded results differ");
+}

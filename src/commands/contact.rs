@@ -65,7 +65,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     let world = ContactWorld::build(scene, !args.json)?;
     let states = world.initial_states(scene);
     let pairs = world.candidate_pairs(scene, &states);
-    let options = QueryOptions::default();
+    let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
     let mut results = query(&states, &pairs, &options)?;
     let start = Instant::now();
     for _ in 0..args.repeat {

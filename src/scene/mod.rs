@@ -16,7 +16,7 @@ mod validate_scene;
 
 pub use body::{BodySpec, Compliance, ContactSpec};
 pub use error::{LineCol, Place, SceneError};
-pub use model::{ModelKind, Scene, SimSettings};
+pub use model::{ModelKind, ModelSettings, Scene, SimSettings};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;
@@ -38,7 +38,11 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     let outline = Outline::read(text);
     let raw: raw::RawScene = toml::from_str(text).map_err(|e| schema_error(text, &outline, &e))?;
 
-    let model = raw.model.map(|m| m.kind).unwrap_or_default();
+    let model = raw.model.as_ref().map(|m| m.kind).unwrap_or_default();
+    let mut model_settings = ModelSettings::default();
+    if let Some(v) = raw.model.as_ref().and_then(|m| m.stiction_speed) {
+        model_settings.stiction_speed = checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
+    }
     let sim = validate_scene::sim_settings(raw.sim)?;
     if raw.body.is_empty() {
         return Err(SceneError::NoBodies);
@@ -59,7 +63,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     }
     validate_scene::unique_names(&bodies, &places)?;
     validate_scene::contact_pairs(model, &bodies)?;
-    Ok(Scene { model, sim, bodies })
+    Ok(Scene { model, model_settings, sim, bodies })
 }
 
 fn at(text: &str, section: String, offset: usize) -> Place {

@@ -7,6 +7,8 @@ use super::BodySpec;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     pub model: ModelKind,
+    /// Settings of the contact model (`[model]` keys other than `kind`).
+    pub model_settings: ModelSettings,
     pub sim: SimSettings,
     pub bodies: Vec<BodySpec>,
 }
@@ -15,6 +17,20 @@ impl Scene {
     /// The body called `name`, if any.
     pub fn body(&self, name: &str) -> Option<&BodySpec> {
         self.bodies.iter().find(|b| b.name == name)
+    }
+}
+
+/// Contact-model settings from `[model]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelSettings {
+    /// Stiction speed v_s (m/s) of the regularized Coulomb friction: friction grows smoothly
+    /// from zero and reaches ≈ 71% of μ·p at a slip speed of v_s. Default 1e-4 m/s.
+    pub stiction_speed: f64,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        Self { stiction_speed: 1e-4 }
     }
 }
 

@@ -19,6 +19,7 @@ pub(super) struct RawScene {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
     pub kind: ModelKind,
+    pub stiction_speed: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -101,7 +101,8 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
         if let Some((poly, p0, n)) = pair.polygon(c) {
             let normal = pose.rotation * n * flip;
             let mut vertices: Vec<_> = poly.points().iter().map(|x| pose * x).collect();
-            let mut pressure: Vec<f64> = poly.points().iter().map(|x| p0.value(x)).collect();
+            // Round-off can leave −1e−9 Pa on the surface, where p0 = 0.
+            let mut pressure: Vec<f64> = poly.points().iter().map(|x| p0.value(x).max(0.0)).collect();
             // Counter-clockwise about the reported normal.
             let area: Vector3 = (1..vertices.len() - 1)
                 .map(|k| (vertices[k] - vertices[0]).cross(&(vertices[k + 1] - vertices[0])))
