@@ -52,6 +52,9 @@ pub struct PairWrench {
     pub area: f64,
     /// Number of contact polygons.
     pub faces: usize,
+    /// Power of the dissipative tractions on the relative motion (W, ≤ 0): minus the rate at
+    /// which dissipation and friction remove mechanical energy.
+    pub dissipation_power: f64,
 }
 
 /// The net contact wrench on body `a` from body `b` (world frame, torque about the world
@@ -87,7 +90,7 @@ pub fn evaluate_pair(
     }
     let on_primary = Wrench { force: acc.force, torque: acc.torque }.transformed(&pair.primary.pose);
     let wrench = if pair.swapped { -on_primary } else { on_primary };
-    Ok(PairWrench { wrench, area: acc.area, faces: acc.polygons })
+    Ok(PairWrench { wrench, area: acc.area, faces: acc.polygons, dissipation_power: acc.dissipation_power })
 }
 
 /// The contact surface of a pair in the world frame, normals from `b` into `a`.

@@ -42,6 +42,9 @@ pub struct Accumulator {
     pub torque: Vector3,
     pub area: f64,
     pub polygons: usize,
+    /// Power of the dissipative tractions (Hunt–Crossley excess pressure and friction) on the
+    /// relative motion (W, ≤ 0): the rate at which the contact turns mechanical energy into heat.
+    pub dissipation_power: f64,
 }
 
 impl std::ops::AddAssign for Accumulator {
@@ -50,6 +53,7 @@ impl std::ops::AddAssign for Accumulator {
         self.torque += o.torque;
         self.area += o.area;
         self.polygons += o.polygons;
+        self.dissipation_power += o.dissipation_power;
     }
 }
 
@@ -106,7 +110,7 @@ pub fn integrate_polygon(
         return;
     }
     let c = Point3::from(moment / area);
-    let (mut force, mut torque) = (Vector3::zeros(), Vector3::zeros());
+    let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
     for k in 0..m {
         let (x1, x2) = (points[k], points[(k + 1) % m]);
         let a = 0.5 * (x1 - c).cross(&(x2 - c)).norm();
@@ -115,25 +119,30 @@ pub fn integrate_polygon(
         }
         for w in RULE {
             let x = Point3::from(c.coords * w[0] + x1.coords * w[1] + x2.coords * w[2]);
-            let t = traction(&x, p0.value(&x), n, kin) * (a / 3.0);
+            let q0 = p0.value(&x);
+            let (t, v) = traction(&x, q0, n, kin);
+            let t = t * (a / 3.0);
             force += t;
             torque += x.coords.cross(&t);
+            // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
+            power += (t - n * (q0 * a / 3.0)).dot(&v);
         }
     }
     acc.force += force;
     acc.torque += torque;
     acc.area += area;
     acc.polygons += 1;
+    acc.dissipation_power += power;
 }
 
-/// The traction (Pa) at point x with static pressure `p0`.
+/// The traction (Pa) at point x with static pressure `p0`, and the relative velocity there.
 #[inline]
-fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> Vector3 {
+fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> (Vector3, Vector3) {
     let v = kin.u + kin.w.cross(&x.coords);
     let vn = v.dot(n);
     let p = (p0 * (1.0 - kin.dissipation * vn)).max(0.0);
     let vt = v - n * vn;
     let s = kin.stiction_speed;
     let slip = (vt.norm_squared() + s * s).sqrt();
-    n * p - vt * (kin.friction * p / slip)
+    (n * p - vt * (kin.friction * p / slip), v)
 }
