@@ -1,5 +1,5 @@
 use crate::geometry::Shape;
-use crate::math::{Isometry3, Twist};
+use crate::math::{Isometry3, Twist, Vector3};
 use serde::Deserialize;
 
 /// One body of a scene, validated.
@@ -22,6 +22,30 @@ pub struct BodySpec {
     pub twist: Twist,
     pub shape: Shape,
     pub contact: ContactSpec,
+    /// Constant applied force (N, world frame) at the centre of mass. Default 0.
+    pub force: Vector3,
+    /// Constant applied torque (N·m, world frame). Default 0.
+    pub torque: Vector3,
+    /// A prescribed motion: the body follows it whatever the forces (`None`: free or fixed).
+    pub kinematic: Option<Kinematic>,
+}
+
+/// A prescribed motion of a kinematic body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kinematic {
+    /// Constant velocity from the initial pose: linear (of the body-frame origin) and angular,
+    /// both in the world frame.
+    Constant(Twist),
+    /// Piecewise-linear positions and spherically interpolated orientations between keyframes
+    /// (strictly increasing times); the pose holds before the first and after the last.
+    Keyframes(Vec<Keyframe>),
+}
+
+/// A pose at a time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Keyframe {
+    pub t: f64,
+    pub pose: Isometry3,
 }
 
 /// Whether a body deforms under contact (pressure field) or is rigid.

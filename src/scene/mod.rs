@@ -14,7 +14,7 @@ mod validate_body;
 mod validate_contact;
 mod validate_scene;
 
-pub use body::{BodySpec, Compliance, ContactSpec};
+pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
 pub use model::{ModelKind, ModelSettings, Scene, SimSettings};
 

@@ -78,6 +78,8 @@ pub struct SimSettings {
     pub rtol: Option<f64>,
     /// Absolute error tolerance of adaptive integrators, > 0.
     pub atol: Option<f64>,
+    /// Interval (s) between output rows, > 0; default: the integrator's choice.
+    pub output_dt: Option<f64>,
 }
 
 impl Default for SimSettings {
@@ -86,6 +88,7 @@ impl Default for SimSettings {
             duration: 1.0,
             gravity: Vector3::new(0.0, 0.0, -9.81),
             integrator: None,
+            output_dt: None,
             dt: None,
             rtol: None,
             atol: None,

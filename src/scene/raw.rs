@@ -31,6 +31,7 @@ pub(super) struct RawSim {
     pub dt: Option<f64>,
     pub rtol: Option<f64>,
     pub atol: Option<f64>,
+    pub output_dt: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -49,6 +50,25 @@ pub(super) struct RawBody {
     /// valid keys of its `type` (see `shape.rs`).
     pub shape: Spanned<toml::Table>,
     pub contact: Option<RawContact>,
+    pub force: Option<[f64; 3]>,
+    pub torque: Option<[f64; 3]>,
+    pub kinematic: Option<RawKinematic>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawKinematic {
+    pub linear_velocity: Option<[f64; 3]>,
+    pub angular_velocity: Option<[f64; 3]>,
+    pub keyframes: Option<Vec<RawKeyframe>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawKeyframe {
+    pub t: f64,
+    pub position: Option<[f64; 3]>,
+    pub orientation: Option<[f64; 4]>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,10 +1,10 @@
 //! One `[[body]]` table → [`BodySpec`].
 
-use super::checks::{finite_n, not_allowed, positive, positive_n};
-use super::raw::RawBody;
+use super::checks::{finite, finite_n, not_allowed, positive, positive_n};
+use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_shape;
 use super::validate_contact::contact_spec;
-use super::{BodySpec, Place, SceneError};
+use super::{BodySpec, Keyframe, Kinematic, Place, SceneError};
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Twist, UnitQuaternion, Vector3};
 use nalgebra::{Quaternion, Translation3};
@@ -49,7 +49,7 @@ pub(super) fn body_spec(
         .density
         .map(|d| positive(place, "density", d, "kg/m³"))
         .transpose()?;
-    if !fixed && mass.is_none() && density.is_none() {
+    if !fixed && raw.kinematic.is_none() && mass.is_none() && density.is_none() {
         return Err(invalid(
             "mass",
             "is missing: a body that can move needs a mass".into(),
@@ -100,7 +100,25 @@ pub(super) fn body_spec(
         ));
     }
     let contact = contact_spec(raw.contact, &shape, place)?;
+    let force = finite_n(place, "force", raw.force.unwrap_or([0.0; 3]))?.into();
+    let torque = finite_n(place, "torque", raw.torque.unwrap_or([0.0; 3]))?.into();
+    let kinematic = raw.kinematic.map(|k| kinematic_spec(k, place, &pose)).transpose()?;
+    if kinematic.is_some() {
+        if fixed {
+            return Err(invalid("kinematic", "is given for a fixed body".into(), "remove `fixed` or `kinematic`"));
+        }
+        if twist != Twist::default() {
+            return Err(invalid(
+                "linear_velocity",
+                "is given for a kinematic body".into(),
+                "put the velocity in the `kinematic` table",
+            ));
+        }
+    }
     Ok(BodySpec {
+        force,
+        torque,
+        kinematic,
         name: raw.name,
         fixed,
         mass,
@@ -111,6 +129,52 @@ pub(super) fn body_spec(
         shape,
         contact,
     })
+}
+
+/// `kinematic = { linear_velocity, angular_velocity }` or `{ keyframes = [...] }`.
+fn kinematic_spec(raw: RawKinematic, place: &Place, pose: &Isometry3) -> Result<Kinematic, SceneError> {
+    let invalid = |key: &str, problem: String, fix: &str| SceneError::Invalid {
+        place: place.clone(),
+        key: format!("kinematic.{key}"),
+        problem,
+        fix: fix.into(),
+    };
+    let velocities = raw.linear_velocity.is_some() || raw.angular_velocity.is_some();
+    match raw.keyframes {
+        Some(_) if velocities => Err(invalid(
+            "keyframes",
+            "is given together with a velocity".into(),
+            "give either constant velocities or keyframes",
+        )),
+        Some(frames) => {
+            if frames.is_empty() {
+                return Err(invalid("keyframes", "is empty".into(), "give at least one keyframe { t, position, orientation }"));
+            }
+            let mut out = Vec::with_capacity(frames.len());
+            for (i, f) in frames.into_iter().enumerate() {
+                let t = finite(place, "kinematic.keyframes.t", f.t)?;
+                if t < 0.0 || out.last().is_some_and(|k: &Keyframe| t <= k.t) {
+                    return Err(invalid(
+                        "keyframes",
+                        format!("keyframe {} has t = {t}: times must be ≥ 0 and strictly increasing", i + 1),
+                        "sort the keyframes by time",
+                    ));
+                }
+                let position = finite_n(place, "kinematic.keyframes.position", f.position.unwrap_or(pose.translation.vector.into()))?;
+                let rotation = match f.orientation {
+                    Some(q) => unit_quaternion(place, q)?,
+                    None => pose.rotation,
+                };
+                out.push(Keyframe { t, pose: Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation) });
+            }
+            Ok(Kinematic::Keyframes(out))
+        }
+        None => {
+            let linear = finite_n(place, "kinematic.linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]))?;
+            let angular = finite_n(place, "kinematic.angular_velocity", raw.angular_velocity.unwrap_or([0.0; 3]))?;
+            Ok(Kinematic::Constant(Twist { linear: linear.into(), angular: angular.into() }))
+        }
+    }
 }
 
 /// `orientation = [w, x, y, z]`: finite, unit within [`UNIT_TOLERANCE`], then normalised.

@@ -32,6 +32,7 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
         dt: raw.dt.map(|v| positive(&place, "dt", v, "s")).transpose()?,
         rtol: opt("rtol", raw.rtol)?,
         atol: opt("atol", raw.atol)?,
+        output_dt: opt("output_dt", raw.output_dt)?,
     })
 }
 
