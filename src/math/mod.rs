@@ -16,5 +16,7 @@ pub type Isometry3 = nalgebra::Isometry3<f64>;
 pub type UnitQuaternion = nalgebra::UnitQuaternion<f64>;
 /// A translation.
 pub type Translation3 = nalgebra::Translation3<f64>;
+/// A quaternion (not necessarily unit).
+pub type Quaternion = nalgebra::Quaternion<f64>;
 /// A 3×3 matrix.
 pub type Matrix3 = nalgebra::Matrix3<f64>;

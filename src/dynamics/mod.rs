@@ -1,0 +1,8 @@
+//! Dynamics: bodies, the world, integrators.
+
+pub mod body;
+pub mod semi_implicit_euler;
+mod error;
+pub mod world;
+
+pub use error::DynamicsError;

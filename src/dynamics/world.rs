@@ -1,0 +1,259 @@
+//! The world: bodies, their contact geometry and the loads on them, turning a state into state
+//! derivatives (force-based contact models).
+//!
+//! State vector: for each free body (in body order) 13 numbers — centre of mass position (3),
+//! orientation quaternion w, x, y, z (4), centre of mass velocity (3), angular velocity in the
+//! world frame (3) — then one number: the energy dissipated so far by contact (J).
+
+use super::body::{Motion, RigidBody};
+use super::error::DynamicsError;
+use crate::contact::pressure_field::{self, BodyState, PairWrench, PfBody, QueryOptions};
+use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
+use rayon::prelude::*;
+
+/// Numbers of state per free body.
+pub const BODY_STATE: usize = 13;
+
+/// Where each body's numbers sit in the state (`None` for bodies that are not free).
+#[derive(Clone, Debug)]
+pub struct StateLayout {
+    pub offset: Vec<Option<usize>>,
+    pub dim: usize,
+}
+
+impl StateLayout {
+    /// Index of the dissipated-energy entry.
+    pub fn dissipated(&self) -> usize {
+        self.dim - 1
+    }
+}
+
+/// One pair's contact result at a state.
+#[derive(Clone, Copy, Debug)]
+pub struct PairContact {
+    pub a: usize,
+    pub b: usize,
+    pub result: PairWrench,
+}
+
+/// The bodies, their contact geometry (pressure field model) and the loads.
+pub struct World {
+    pub bodies: Vec<RigidBody>,
+    pub contact: Vec<PfBody>,
+    pub gravity: Vector3,
+    pub options: QueryOptions,
+    pub layout: StateLayout,
+    /// Pairs that can touch: not both immobile, not both rigid.
+    pairs: Vec<(usize, usize)>,
+}
+
+impl World {
+    pub fn new(bodies: Vec<RigidBody>, contact: Vec<PfBody>, gravity: Vector3, options: QueryOptions) -> World {
+        let mut offset = Vec::with_capacity(bodies.len());
+        let mut dim = 0;
+        for b in &bodies {
+            if b.is_free() {
+                offset.push(Some(dim));
+                dim += BODY_STATE;
+            } else {
+                offset.push(None);
+            }
+        }
+        let layout = StateLayout { offset, dim: dim + 1 };
+        let mut pairs = Vec::new();
+        for a in 0..bodies.len() {
+            for b in a + 1..bodies.len() {
+                let immobile = |i: usize| matches!(bodies[i].motion, Motion::Fixed);
+                if (immobile(a) && immobile(b)) || (!contact[a].is_compliant() && !contact[b].is_compliant()) {
+                    continue;
+                }
+                pairs.push((a, b));
+            }
+        }
+        World { bodies, contact, gravity, options, layout, pairs }
+    }
+
+    /// The initial state.
+    pub fn initial_state(&self) -> Vec<f64> {
+        let mut y = vec![0.0; self.layout.dim];
+        for (i, b) in self.bodies.iter().enumerate() {
+            if let Some(o) = self.layout.offset[i] {
+                let r = b.initial_pose.rotation * b.com.coords;
+                let com = b.initial_pose.translation.vector + r;
+                let q = b.initial_pose.rotation.into_inner();
+                let v = b.initial_twist.linear + b.initial_twist.angular.cross(&r);
+                y[o..o + 3].copy_from_slice(com.as_slice());
+                y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+                y[o + 7..o + 10].copy_from_slice(v.as_slice());
+                y[o + 10..o + 13].copy_from_slice(b.initial_twist.angular.as_slice());
+            }
+        }
+        y
+    }
+
+    /// The pose of every body frame and its twist (linear velocity of the body-frame origin).
+    pub fn poses(&self, t: f64, y: &[f64]) -> Vec<(Isometry3, Twist)> {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| match (&b.motion, self.layout.offset[i]) {
+                (Motion::Free, Some(o)) => {
+                    let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
+                    let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
+                    let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
+                    let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+                    let r = q * b.com.coords;
+                    let pose = Isometry3::from_parts(Translation3::from(com - r), q);
+                    (pose, Twist { linear: v - w.cross(&r), angular: w })
+                }
+                (Motion::Kinematic(k), _) => k.at(t),
+                _ => (b.initial_pose, Twist::default()),
+            })
+            .collect()
+    }
+
+    /// The contact of every pair whose bounds overlap, in pair order (computed in parallel).
+    pub fn contacts(&self, poses: &[(Isometry3, Twist)]) -> Result<Vec<PairContact>, DynamicsError> {
+        let bounds: Vec<_> = self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
+        let active: Vec<(usize, usize)> = self
+            .pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
+                (Some((la, ha)), Some((lb, hb))) => (0..3).all(|k| la[k] <= hb[k] && lb[k] <= ha[k]),
+                _ => true,
+            })
+            .collect();
+        let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
+        let eval = |&(a, b): &(usize, usize)| {
+            pressure_field::evaluate_pair(state(a), state(b), &self.options)
+                .map(|result| PairContact { a, b, result })
+                .map_err(|source| DynamicsError::Contact {
+                    a: self.bodies[a].name.clone(),
+                    b: self.bodies[b].name.clone(),
+                    source,
+                })
+        };
+        let results: Vec<Result<PairContact, DynamicsError>> =
+            if active.len() > 1 { active.par_iter().map(eval).collect() } else { active.iter().map(eval).collect() };
+        results.into_iter().filter(|r| r.as_ref().map_or(true, |c| c.result.faces > 0)).collect()
+    }
+
+    /// y' = f(t, y).
+    pub fn derivative(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
+        if let Some(bad) = self.non_finite_bodies(y) {
+            return Err(DynamicsError::NonFinite { t, bodies: bad });
+        }
+        let poses = self.poses(t, y);
+        let contacts = self.contacts(&poses)?;
+        // Net force and torque about the world origin on every body.
+        let mut force: Vec<Vector3> = self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect();
+        let mut torque: Vec<Vector3> = vec![Vector3::zeros(); self.bodies.len()];
+        let mut dissipation = 0.0;
+        for c in &contacts {
+            let w = c.result.wrench;
+            force[c.a] += w.force;
+            torque[c.a] += w.torque;
+            force[c.b] -= w.force;
+            torque[c.b] -= w.torque;
+            dissipation -= c.result.dissipation_power;
+        }
+        for (i, b) in self.bodies.iter().enumerate() {
+            let Some(o) = self.layout.offset[i] else { continue };
+            let com = Point3::new(y[o], y[o + 1], y[o + 2]);
+            let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
+            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            // Torque about the centre of mass: contact torques are about the world origin, the
+            // applied torque and gravity (at the centre of mass) need no shift.
+            let tau = b.torque + torque[i] - com.coords.cross(&(force[i] - b.force - self.gravity * b.mass));
+            let r = q.to_rotation_matrix();
+            let inertia: Matrix3 = r.matrix() * b.inertia * r.matrix().transpose();
+            let alpha = inertia.try_inverse().unwrap_or_else(Matrix3::zeros) * (tau - w.cross(&(inertia * w)));
+            let qdot = Quaternion::from_imag(w) * Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]) * 0.5;
+            let a = force[i] / b.mass;
+            dy[o..o + 3].copy_from_slice(&y[o + 7..o + 10]);
+            dy[o + 3..o + 7].copy_from_slice(&[qdot.w, qdot.i, qdot.j, qdot.k]);
+            dy[o + 7..o + 10].copy_from_slice(a.as_slice());
+            dy[o + 10..o + 13].copy_from_slice(alpha.as_slice());
+        }
+        dy[self.layout.dissipated()] = dissipation;
+        Ok(())
+    }
+
+    /// Renormalises the quaternions of a state.
+    pub fn normalize(&self, y: &mut [f64]) {
+        for o in self.layout.offset.iter().flatten() {
+            let n = (y[o + 3..o + 7].iter().map(|x| x * x).sum::<f64>()).sqrt();
+            if n > 0.0 && n.is_finite() {
+                y[o + 3..o + 7].iter_mut().for_each(|x| *x /= n);
+            }
+        }
+    }
+
+    /// Names of the free bodies whose state is not finite, if any.
+    pub fn non_finite_bodies(&self, y: &[f64]) -> Option<String> {
+        let bad: Vec<&str> = self
+            .layout
+            .offset
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.map(|o| (i, o)))
+            .filter(|&(_, o)| y[o..o + BODY_STATE].iter().any(|x| !x.is_finite()))
+            .map(|(i, _)| self.bodies[i].name.as_str())
+            .collect();
+        (!bad.is_empty()).then(|| bad.join(", "))
+    }
+
+    /// The energies at a state.
+    pub fn energies(&self, t: f64, y: &[f64]) -> Result<Energies, DynamicsError> {
+        let poses = self.poses(t, y);
+        let (mut kinetic, mut gravity) = (0.0, 0.0);
+        for (i, b) in self.bodies.iter().enumerate() {
+            let Some(o) = self.layout.offset[i] else { continue };
+            let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
+            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
+            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            let r = poses[i].0.rotation.to_rotation_matrix();
+            let inertia = r.matrix() * b.inertia * r.matrix().transpose();
+            kinetic += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(inertia * w));
+            gravity -= b.mass * self.gravity.dot(&com);
+        }
+        let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
+        let mut elastic = 0.0;
+        for c in self.contacts(&poses)? {
+            elastic += pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| DynamicsError::Contact {
+                a: self.bodies[c.a].name.clone(),
+                b: self.bodies[c.b].name.clone(),
+                source,
+            })?;
+        }
+        let dissipated = y[self.layout.dissipated()];
+        Ok(Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated })
+    }
+
+    /// Names of the bodies in contact at a state, for messages.
+    pub fn bodies_in_contact(&self, t: f64, y: &[f64]) -> String {
+        let poses = self.poses(t, y);
+        match self.contacts(&poses) {
+            Ok(c) if !c.is_empty() => {
+                let mut names: Vec<&str> =
+                    c.iter().flat_map(|c| [self.bodies[c.a].name.as_str(), self.bodies[c.b].name.as_str()]).collect();
+                names.sort_unstable();
+                names.dedup();
+                names.join(", ")
+            }
+            _ => "none".into(),
+        }
+    }
+}
+
+/// Energies of the world (J). `total` = kinetic + gravity + elastic + dissipated: constant
+/// unless applied loads or kinematic bodies do work.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Energies {
+    pub kinetic: f64,
+    pub gravity: f64,
+    pub elastic: f64,
+    pub dissipated: f64,
+    pub total: f64,
+}
