@@ -1,15 +1,12 @@
-//! Box meshes: each face a grid of cells, two triangles per cell; the core is the box shrunk
-//! by its smallest half size.
+//! Box meshes: 8 corners and 12 triangles; the core is the box shrunk by its smallest half
+//! size. The box's pressure extent is linear on each tet joining a face to the core, so the
+//! coarse mesh is exact and refining it would add tets without adding accuracy.
 
 use super::layers::CoredSurface;
-use super::limits::{budget, divisions, positive};
+use super::limits::positive;
 use crate::geometry::{GeometryError, SurfaceMesh};
 use crate::math::Point3;
 use std::collections::HashMap;
-
-/// Grid cells are at most this fraction of the resolution wide, so their diagonals stay
-/// within 1.13 × resolution.
-const CELL: f64 = 0.8;
 
 /// The box of full sizes `size`, centred on the origin: 8 vertices and 12 triangles.
 pub(crate) fn coarse(size: [f64; 3]) -> Result<SurfaceMesh, GeometryError> {
@@ -17,18 +14,16 @@ pub(crate) fn coarse(size: [f64; 3]) -> Result<SurfaceMesh, GeometryError> {
     Ok(grid(size, [1, 1, 1]))
 }
 
-/// The box's surface refined to edges ≤ ~resolution, with core points: each coordinate
-/// clamped to `[−(h_i − h_min), h_i − h_min]` (a point, segment or rectangle). Shell `s` is then
-/// the box shrunk by `(1 − s)·h_min` on every side, so the pressure extent is
-/// `ε = min_i (h_i − |x_i|)/h_min`. It is exact everywhere, not only at vertices: each tet lies
-/// within one face's pyramid of the medial axis, where ε is linear.
+/// The coarse box surface (12 triangles, whatever `resolution`, which is only checked), with
+/// core points: each coordinate clamped to `[−(h_i − h_min), h_i − h_min]` (a point, segment or
+/// rectangle). Shell `s` is then the box shrunk by `(1 − s)·h_min` on every side, so the
+/// pressure extent is `ε = min_i (h_i − |x_i|)/h_min`. It is exact everywhere, not only at
+/// vertices, at any resolution: each tet lies within one face's pyramid of the medial axis,
+/// where ε is linear.
 pub(crate) fn cored(size: [f64; 3], resolution: f64) -> Result<CoredSurface, GeometryError> {
     check_sizes(size)?;
     positive("resolution", resolution)?;
-    let cells = size.map(|s| (s / (CELL * resolution)).ceil().max(1.0));
-    let count = 4.0 * (cells[0] * cells[1] + cells[1] * cells[2] + cells[2] * cells[0]);
-    budget("box", resolution, count)?;
-    let surface = grid(size, cells.map(|c| divisions(c, 1)));
+    let surface = coarse(size)?;
     let h = size.map(|s| s / 2.0);
     let h_min = h[0].min(h[1]).min(h[2]);
     let reach = h.map(|hi| hi - h_min);

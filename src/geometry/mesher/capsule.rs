@@ -1,19 +1,54 @@
-//! Capsule meshes: a side grid between two hemispheres of latitude rings.
+//! Capsule meshes: a side grid between two hemispheres of latitude rings, pushed out from the
+//! axis segment to the capsule's exact volume.
 
 use super::layers::CoredSurface;
 use super::limits::{budget, divisions, positive};
 use super::revolution::{Ring, revolve, ring_count};
+use super::volume::fit_volume;
 use crate::geometry::{GeometryError, SurfaceMesh};
 use crate::math::Point3;
-use std::f64::consts::FRAC_PI_2;
+use std::f64::consts::{FRAC_PI_2, PI};
 
 /// Chords and ring spacings are at most this fraction of the resolution, so the diagonals of
 /// the side grid stay within 1.13 × resolution.
 const STEP: f64 = 0.8;
 
 /// The capsule of radius `radius` whose hemisphere centres are `length` apart (axis z,
-/// centred), with edges ≤ ~resolution; vertices lie on the capsule.
+/// centred), with edges ≤ ~resolution, enclosing exactly the capsule's volume
+/// `πR²·length + 4πR³/3`: every vertex `v` is moved to `c(v) + k·(v − c(v))`, with `c(v)` its
+/// nearest point on the axis segment, so the vertices lie on the capsule of radius `k·R`,
+/// slightly outside the exact surface (`(k − 1)·R` below `h²/(8R)` for edges `h`).
 pub(crate) fn surface(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, GeometryError> {
+    Ok(corrected(radius, length, resolution)?.0)
+}
+
+/// The volume-corrected capsule's surface (radius `R' = k·R`) with each core point the nearest
+/// point of the axis segment `|z| ≤ length/2` (depth R'). Shell `s` is the capsule of radius
+/// `s·R'`, so the pressure extent is `ε = 1 − dist(x, segment)/R'`, the analytic extent of the
+/// volume-corrected capsule, exact at every vertex.
+pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSurface, GeometryError> {
+    let (surface, k) = corrected(radius, length, resolution)?;
+    let half = length / 2.0;
+    let core = surface.vertices.iter().map(|v| segment_point(v, half)).collect();
+    Ok(CoredSurface { surface, core, depth: k * radius })
+}
+
+/// The nearest point to `v` on the axis segment `|z| ≤ half`.
+fn segment_point(v: &Point3, half: f64) -> Point3 {
+    Point3::new(0.0, 0.0, v.z.max(-half).min(half))
+}
+
+/// The volume-corrected surface and its enlargement `k`.
+fn corrected(radius: f64, length: f64, resolution: f64) -> Result<(SurfaceMesh, f64), GeometryError> {
+    let mut mesh = inscribed(radius, length, resolution)?;
+    let half = length / 2.0;
+    let exact = PI * radius * radius * length + 4.0 / 3.0 * PI * radius.powi(3);
+    let k = fit_volume(&mut mesh, |v| segment_point(v, half), exact);
+    Ok((mesh, k))
+}
+
+/// The capsule's mesh with its vertices on the exact surface.
+fn inscribed(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, GeometryError> {
     positive("capsule radius", radius)?;
     if !(length.is_finite() && length >= 0.0) {
         return Err(GeometryError::NonPositiveSize { what: "capsule length".into(), value: length });
@@ -47,14 +82,4 @@ pub(crate) fn surface(radius: f64, length: f64, resolution: f64) -> Result<Surfa
     let skip_rim = if along == 0 { 1 } else { 0 };
     rings.extend((0..=latitudes).rev().skip(skip_rim).map(|k| latitude(k, 1.0)));
     Ok(revolve(&rings))
-}
-
-/// The capsule's surface with each core point the nearest point of the axis segment
-/// `|z| ≤ L` (depth R). Shell `s` is the capsule of radius sR, so the pressure extent is
-/// `ε = 1 − dist(x, segment)/R`, exact at every vertex.
-pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSurface, GeometryError> {
-    let surface = surface(radius, length, resolution)?;
-    let half = length / 2.0;
-    let core = surface.vertices.iter().map(|v| Point3::new(0.0, 0.0, v.z.max(-half).min(half))).collect();
-    Ok(CoredSurface { surface, core, depth: radius })
 }

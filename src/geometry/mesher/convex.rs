@@ -1,8 +1,7 @@
 //! Convex meshes: the hull of the shape's points, with the hull's centroid as the core.
 
 use super::layers::CoredSurface;
-use super::limits::{budget, positive};
-use super::refine::split_long_edges;
+use super::limits::positive;
 use crate::geometry::convex_hull::{convex_hull, volume_centroid};
 use crate::geometry::{GeometryError, SurfaceMesh};
 use crate::math::Point3;
@@ -19,22 +18,20 @@ pub(crate) fn surface(file: &Path, points: &[Point3]) -> Result<SurfaceMesh, Geo
     })
 }
 
-/// The hull refined to edges ≤ `resolution`, with every core point at the hull's volume
-/// centroid; the depth is the smallest distance from the centroid to a face. Shell `s` is the
-/// hull scaled by `s` about the centroid, so the pressure extent is `ε = 1 − g(x)` with `g` the
-/// hull's gauge function about the centroid, exact everywhere (g is linear on each cone).
+/// The hull's own triangles (whatever `resolution`, which is only checked), with every core
+/// point at the hull's volume centroid; the depth is the smallest distance from the centroid to
+/// a face. Shell `s` is the hull scaled by `s` about the centroid, so the pressure extent is
+/// `ε = 1 − g(x)` with `g` the hull's gauge function about the centroid. It is exact
+/// everywhere, not only at vertices, at any resolution: `g` is linear on the cone from the
+/// centroid over each hull triangle, so refining the hull would add tets without adding
+/// accuracy.
 pub(crate) fn cored(file: &Path, points: &[Point3], resolution: f64) -> Result<CoredSurface, GeometryError> {
     positive("resolution", resolution)?;
-    let hull = surface(file, points)?;
-    // Each bisection leaves triangles with their longest edge above half the resolution, so
-    // about 4·area/resolution² triangles (well shaped) and never many more for the hull's own.
-    let estimate = hull.triangles.len() as f64 + 8.0 * hull.area() / (resolution * resolution);
-    budget("convex", resolution, estimate)?;
-    let centroid = volume_centroid(&hull);
-    let depth = (0..hull.triangles.len())
-        .map(|t| hull.normal(t).dot(&(hull.vertices[hull.triangles[t][0] as usize] - centroid)))
+    let surface = surface(file, points)?;
+    let centroid = volume_centroid(&surface);
+    let depth = (0..surface.triangles.len())
+        .map(|t| surface.normal(t).dot(&(surface.vertices[surface.triangles[t][0] as usize] - centroid)))
         .fold(f64::INFINITY, f64::min);
-    let surface = split_long_edges(&hull, resolution);
     let core = vec![centroid; surface.vertices.len()];
     Ok(CoredSurface { surface, core, depth })
 }

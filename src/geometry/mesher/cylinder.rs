@@ -1,10 +1,13 @@
-//! Cylinder meshes: a side grid and two caps of concentric rings, all rings aligned in angle.
+//! Cylinder meshes: a side grid and two caps of concentric rings, all rings aligned in angle,
+//! widened to the cylinder's exact volume.
 
 use super::layers::CoredSurface;
 use super::limits::{budget, divisions, positive};
 use super::revolution::{Ring, angle, revolve, ring_count};
+use super::volume::fit_volume;
 use crate::geometry::{GeometryError, SurfaceMesh};
 use crate::math::Point3;
+use std::f64::consts::PI;
 
 /// Chords and ring spacings are at most this fraction of the resolution, so the diagonals of
 /// the side grid stay within 1.13 × resolution.
@@ -14,19 +17,23 @@ const STEP: f64 = 0.8;
 const SNAP: f64 = 1e-9;
 
 /// The cylinder of radius `radius` and length `length` (axis z, centred) with edges
-/// ≤ ~resolution; vertices lie on the cylinder.
+/// ≤ ~resolution, enclosing exactly the cylinder's volume `πR²·2L` (L the half length): x and y
+/// are scaled by `k = sqrt(V_exact/V_mesh)`, so the side vertices lie on the cylinder of radius
+/// `k·R`, slightly outside the exact surface (`(k − 1)·R` below `h²/(8R)` for chords `h`),
+/// and the flat caps stay exact.
 pub(crate) fn surface(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, GeometryError> {
-    Ok(revolve(&rings(radius, length, resolution)?))
+    Ok(corrected(radius, length, resolution)?.0)
 }
 
-/// The cylinder's surface with core points on its medial core, at depth `min(R, L)` (L the
-/// half length): for L ≥ R the axis segment `|z| ≤ L − R` (`c = (0, 0, clamp(z))`), otherwise
-/// the disc `ρ ≤ R − L` at z = 0 (`c` = the radial vector clamped to length R − L). Shell `s`
-/// is then the cylinder shrunk by `(1 − s)·min(R, L)` on every side, so the pressure extent is
-/// `ε = min(R − ρ, L − |z|)/min(R, L)`, exact at every vertex.
+/// The volume-corrected cylinder's surface (radius `R' = k·R`) with core points on its medial
+/// core, at depth `min(R', L)` (L the half length): for L ≥ R' the axis segment `|z| ≤ L − R'`
+/// (`c = (0, 0, clamp(z))`), otherwise the disc `ρ ≤ R' − L` at z = 0 (`c` = the radial vector
+/// clamped to length R' − L). Shell `s` is then the cylinder shrunk by `(1 − s)·min(R', L)` on
+/// every side, so the pressure extent is `ε = min(R' − ρ, L − |z|)/min(R', L)`, the analytic
+/// extent of the volume-corrected cylinder, exact at every vertex.
 pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSurface, GeometryError> {
-    let rings = rings(radius, length, resolution)?;
-    let surface = revolve(&rings);
+    let (surface, rings, k) = corrected(radius, length, resolution)?;
+    let radius = k * radius;
     let half = length / 2.0;
     // Rings within this distance of the core's boundary are on it: a ring meant to lie there
     // but off by round-off would give two core points a hair apart, joined by flat tets.
@@ -50,7 +57,7 @@ pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSu
                 Point3::new(0.0, 0.0, clamp(ring.z, reach))
             } else {
                 let reach = radius - half;
-                let rho = clamp(ring.rho, reach);
+                let rho = clamp(k * ring.rho, reach);
                 let a = angle(i, ring.count);
                 if ring.count == 1 {
                     Point3::origin()
@@ -63,7 +70,30 @@ pub(crate) fn cored(radius: f64, length: f64, resolution: f64) -> Result<CoredSu
     Ok(CoredSurface { surface, core, depth: radius.min(half) })
 }
 
-fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, GeometryError> {
+/// The volume-corrected surface, its rings (before scaling) and the scale `k` of x and y.
+fn corrected(
+    radius: f64,
+    length: f64,
+    resolution: f64,
+) -> Result<(SurfaceMesh, Vec<Ring>, f64), GeometryError> {
+    let exact = PI * radius * radius * length;
+    let half = length / 2.0;
+    let axis = |v: &Point3| Point3::new(0.0, 0.0, v.z);
+    let mut rings = rings(radius, length, resolution, half < radius)?;
+    let mut mesh = revolve(&rings);
+    let mut k = fit_volume(&mut mesh, axis, exact);
+    if half >= radius && half < k * radius {
+        // Widening made a long cylinder short: its core becomes a disc, whose cap rings need
+        // the rim's count. Extra points on the flat caps leave the volume and k as they were.
+        rings = self::rings(radius, length, resolution, true)?;
+        mesh = revolve(&rings);
+        k = fit_volume(&mut mesh, axis, exact);
+    }
+    Ok((mesh, rings, k))
+}
+
+/// The rings of the cylinder; `short` marks a cylinder whose core is a disc (R > L).
+fn rings(radius: f64, length: f64, resolution: f64, short: bool) -> Result<Vec<Ring>, GeometryError> {
     positive("cylinder radius", radius)?;
     positive("cylinder length", length)?;
     positive("resolution", resolution)?;
@@ -85,11 +115,8 @@ fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, Geometr
         }
         let rho = if k == radial { radius } else { radius * k as f64 / radial as f64 };
         let next = radius * (k + 1) as f64 / radial as f64;
-        let count = if next > disc && half < radius {
-            around
-        } else {
-            divisions(ring_count(rho, step), 3).min(around)
-        };
+        let count =
+            if next > disc && short { around } else { divisions(ring_count(rho, step), 3).min(around) };
         Ring { rho, z, count }
     };
     let mut rings: Vec<Ring> = (0..=radial).map(|k| cap_ring(k, -half)).collect();

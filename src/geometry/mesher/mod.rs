@@ -6,6 +6,21 @@
 //! [`ShellLayout`]). Prisms between shells are split into tets; coincident core points are
 //! merged. For each primitive the pressure extent `ε = 1 − s` equals the analytic extent at
 //! every vertex (the formulas are in the primitive meshers' docs).
+//!
+//! Curved shapes (sphere, ellipsoid, cylinder, capsule) are meshed to enclose exactly their
+//! analytic volume: a polyhedron with its vertices on a curved surface is inscribed and would
+//! make pressure field forces low by about `h²/(4·R·d)` (edges `h`, penetration `d`). After
+//! meshing, the vertices are pushed away from the core by a shape-preserving map
+//! `c(v) + k·(v − c(v))` (sphere, ellipsoid: about the centre; cylinder: x and y only, the flat
+//! caps stay exact; capsule: about the axis segment), with `k` solving `V_mesh(k) = V_exact`.
+//! The surface vertices then lie slightly outside the exact surface, by `(k − 1)·R`, of order
+//! `h²/(8R)` and below it. Rigid and compliant meshes of one shape and resolution share these
+//! vertices, and a compliant mesh's shells move with them, so its field is the analytic field
+//! of the corrected shape (the same shape with its radii, or semi-axes, scaled by `k`).
+//!
+//! Boxes and convex meshes are flat-faced: their meshes are exact and coarse (a box's 12
+//! triangles, a hull's own triangles) at any resolution; resolution only refines curved
+//! surfaces.
 
 mod box_mesh;
 mod capsule;
@@ -15,10 +30,10 @@ mod ellipsoid;
 mod icosphere;
 mod layers;
 mod limits;
-mod refine;
 mod revolution;
 mod shell_layout;
 mod sphere;
+mod volume;
 
 pub use shell_layout::ShellLayout;
 
@@ -36,7 +51,9 @@ pub struct LayeredTetMesh {
 }
 
 /// The closed surface mesh of a shape, for a rigid body. Boxes and convex shapes are exact and
-/// coarse (`resolution` is ignored); curved shapes need `resolution`, the longest edge (m).
+/// coarse (`resolution` is ignored); curved shapes need `resolution`, the longest edge (m), and
+/// enclose exactly their analytic volume (their vertices lie slightly outside the exact
+/// surface, by less than about `h²/(8R)`; see the module docs).
 pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMesh, GeometryError> {
     let needed = || resolution.ok_or_else(|| GeometryError::MissingResolution { shape: shape.kind().into() });
     match shape {
@@ -51,12 +68,21 @@ pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMes
 }
 
 /// The layered tet mesh of a shape, for a compliant body, with the default (cone) layout.
+///
+/// Boxes and convex meshes are exact at any resolution; resolution only refines curved
+/// surfaces. A box is its 12 surface triangles joined to its core (at most 36 tets), a convex
+/// mesh its hull's triangles joined to the centroid: their fields are linear on those tets, so
+/// finer meshes would cost more and be no more accurate. `resolution` must still be a positive
+/// finite number. Curved shapes get surface edges ≤ ~`resolution` and enclose exactly their
+/// analytic volume (see the module docs).
 pub fn layered_tet_mesh(shape: &Shape, resolution: f64) -> Result<LayeredTetMesh, GeometryError> {
     layered_tet_mesh_with(shape, resolution, &ShellLayout::default())
 }
 
-/// The layered tet mesh of a shape with edges ≤ ~`resolution` on its surface and shells placed
-/// by `layout`.
+/// The layered tet mesh of a shape with shells placed by `layout`: curved shapes with edges
+/// ≤ ~`resolution` on their (volume-corrected) surface; boxes and convex meshes over their
+/// coarse, exact surface whatever the resolution (which a graded layout still uses for its
+/// first layer's thickness).
 pub fn layered_tet_mesh_with(
     shape: &Shape,
     resolution: f64,
