@@ -26,24 +26,12 @@ fn count(text: &str, line: &str) -> usize {
 
 #[test]
 fn tet_mesh_vtk_has_counts_cell_types_and_point_data() {
-    let vertices = [
-        p(0., 0., 0.),
-        p(1., 0., 0.),
-        p(0., 1., 0.),
-        p(0., 0., 1.),
-        p(1., 1., 1.),
-    ];
+    let vertices = [p(0., 0., 0.), p(1., 0., 0.), p(0., 1., 0.), p(0., 0., 1.), p(1., 1., 1.)];
     let tets = [[0, 1, 2, 3], [1, 2, 3, 4]];
     let extent = [0.0, 0.0, 0.0, 0.5, 1.0];
     let pressure = [0.0, 0.0, 0.0, 5e4, 1e5];
     let path = temp("two_tets.vtk");
-    write_tet_mesh_vtk(
-        &path,
-        &vertices,
-        &tets,
-        &[("extent", &extent), ("pressure", &pressure)],
-    )
-    .unwrap();
+    write_tet_mesh_vtk(&path, &vertices, &tets, &[("extent", &extent), ("pressure", &pressure)]).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "# vtk DataFile Version 3.0");
@@ -70,16 +58,12 @@ fn tet_mesh_vtk_rejects_inconsistent_input() {
     let err = write_tet_mesh_vtk(&path, &vertices, &[[0, 1, 2, 4]], &[]).unwrap_err();
     assert!(matches!(err, OutputError::BadInput { .. }));
     assert!(err.to_string().contains("vertex 4"), "{err}");
-    let err = write_tet_mesh_vtk(&path, &vertices, &[[0, 1, 2, 3]], &[("extent", &[0.0; 3])])
-        .unwrap_err();
+    let err = write_tet_mesh_vtk(&path, &vertices, &[[0, 1, 2, 3]], &[("extent", &[0.0; 3])]).unwrap_err();
     assert!(err.to_string().contains("'extent' has 3 values"), "{err}");
     let missing = PathBuf::from("/no/such/folder/mesh.vtk");
     let err = write_tet_mesh_vtk(&missing, &vertices, &[[0, 1, 2, 3]], &[]).unwrap_err();
     assert!(matches!(err, OutputError::Io { .. }));
-    assert!(
-        err.to_string().contains("/no/such/folder/mesh.vtk"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("/no/such/folder/mesh.vtk"), "{err}");
 }
 
 #[test]
@@ -138,18 +122,9 @@ fn ramp_square(p_max: f64) -> ContactSurface {
     for i in 0..k {
         for j in 0..k {
             let (x, y) = (i as f64 * h, j as f64 * h);
-            let vertices = vec![
-                p(x, y, 0.),
-                p(x + h, y, 0.),
-                p(x + h, y + h, 0.),
-                p(x, y + h, 0.),
-            ];
+            let vertices = vec![p(x, y, 0.), p(x + h, y, 0.), p(x + h, y + h, 0.), p(x, y + h, 0.)];
             let pressure = vertices.iter().map(|v| p_max * v.x).collect();
-            polygons.push(ContactPolygon {
-                vertices,
-                pressure,
-                normal: Vector3::z(),
-            });
+            polygons.push(ContactPolygon { vertices, pressure, normal: Vector3::z() });
         }
     }
     ContactSurface { polygons }
@@ -169,11 +144,7 @@ impl Decoded {
         let info = reader.next_frame(&mut buf).unwrap();
         assert_eq!(info.color_type, png::ColorType::Rgb);
         buf.truncate(info.buffer_size());
-        Self {
-            width: info.width as usize,
-            height: info.height as usize,
-            rgb: buf,
-        }
+        Self { width: info.width as usize, height: info.height as usize, rgb: buf }
     }
 
     fn at(&self, x: usize, y: usize) -> [u8; 3] {
@@ -191,9 +162,7 @@ impl Decoded {
 }
 
 fn close(a: [u8; 3], b: [u8; 3], tol: i32) -> bool {
-    a.iter()
-        .zip(b)
-        .all(|(&a, b)| (a as i32 - b as i32).abs() <= tol)
+    a.iter().zip(b).all(|(&a, b)| (a as i32 - b as i32).abs() <= tol)
 }
 
 #[test]
@@ -203,22 +172,13 @@ fn pressure_png_colours_follow_the_pressure_ramp() {
     write_pressure_png(&path, &[("ball-floor".into(), &surface)], 400).unwrap();
     let img = Decoded::read(&path);
     assert_eq!(img.width, 400);
-    assert!(
-        img.height > 400 && img.height < 520,
-        "height {}",
-        img.height
-    );
+    assert!(img.height > 400 && img.height < 520, "height {}", img.height);
 
     // One square panel centred at (200, 200): the square spans its middle row and column.
     let row = img.heat((0..img.width).map(|x| (x, 200)));
     let col = img.heat((0..400).map(|y| (200, y)));
     assert!(row.len() > 300, "square drawn {} px wide", row.len());
-    assert!(
-        row.len().abs_diff(col.len()) <= 2,
-        "aspect: {} x {}",
-        row.len(),
-        col.len()
-    );
+    assert!(row.len().abs_diff(col.len()) <= 2, "aspect: {} x {}", row.len(), col.len());
 
     // x grows to the right (seen along +z): low pressure (dark purple) left, high (yellow) right.
     let (left, right) = (row[0].2, row[row.len() - 1].2);
@@ -226,15 +186,9 @@ fn pressure_png_colours_follow_the_pressure_ramp() {
     assert!(close(right, viridis(1.0), 12), "right {right:?}");
     assert!(left[2] > left[1] && right[0] > right[2] && right[1] > right[2]);
     // Viridis' green rises monotonically, so along the ramp it must never fall.
-    assert!(
-        row.windows(2).all(|w| w[1].2[1] >= w[0].2[1]),
-        "green not monotonic along x"
-    );
+    assert!(row.windows(2).all(|w| w[1].2[1] >= w[0].2[1]), "green not monotonic along x");
     // Along y the pressure is constant: the colour too.
-    assert!(
-        col.iter().all(|c| close(c.2, col[0].2, 1)),
-        "colour varies along y"
-    );
+    assert!(col.iter().all(|c| close(c.2, col[0].2, 1)), "colour varies along y");
     // The colour at the midpoint of the square matches the middle of the map.
     let mid = row[row.len() / 2].2;
     assert!(close(mid, viridis(0.5), 12), "mid {mid:?}");
@@ -245,22 +199,14 @@ fn pressure_png_panels_side_by_side_with_empty_grey_and_colour_bar() {
     let surface = ramp_square(2e5);
     let empty = ContactSurface::default();
     let path = temp("two_panels.png");
-    write_pressure_png(
-        &path,
-        &[("a-b".into(), &surface), ("c-d".into(), &empty)],
-        600,
-    )
-    .unwrap();
+    write_pressure_png(&path, &[("a-b".into(), &surface), ("c-d".into(), &empty)], 600).unwrap();
     let img = Decoded::read(&path);
     assert_eq!(img.width, 600);
     // Panels are about 290 px square: the first is centred near x = 150, the second near 450.
     let left = img.heat((0..300).map(|x| (x, 150)));
     assert!(left.len() > 200);
     let grey = img.at(450, 150);
-    assert!(
-        grey[0] == grey[1] && grey[1] == grey[2] && grey[0] < 255,
-        "empty panel {grey:?}"
-    );
+    assert!(grey[0] == grey[1] && grey[1] == grey[2] && grey[0] < 255, "empty panel {grey:?}");
     // The colour bar runs low → high from left to right below the panels.
     let bar_row = (300..img.height)
         .find(|&y| img.heat((0..img.width).map(|x| (x, y))).len() > 500)

@@ -39,7 +39,11 @@ fn sphere_on_half_space_matches_closed_form_and_converges() {
         let (f, u, force) = sphere_on_rigid_ground(res);
         let err = (f - exact).abs() / exact;
         let uerr = (u - sphere_energy(D)).abs() / sphere_energy(D);
-        eprintln!("resolution {res}: force {f:.6} N (error {:.3}%), energy {u:.6e} J (error {:.3}%)", err * 100.0, uerr * 100.0);
+        eprintln!(
+            "resolution {res}: force {f:.6} N (error {:.3}%), energy {u:.6e} J (error {:.3}%)",
+            err * 100.0,
+            uerr * 100.0
+        );
         assert!(err < last, "error must fall under refinement: {err} after {last}");
         // The ball is centred over the origin: no lateral force.
         assert!(force.xy().norm() < 1e-9 * f);
@@ -52,8 +56,8 @@ fn sphere_on_half_space_matches_closed_form_and_converges() {
 /// rotated by `angle` about x and shifted up by `height`, that lies below z = 0.
 fn submerged_section(hy: f64, hz: f64, angle: f64, height: f64) -> (f64, [f64; 2]) {
     let (s, c) = angle.sin_cos();
-    let corners = [[-hy, -hz], [hy, -hz], [hy, hz], [-hy, hz]]
-        .map(|[y, z]| [c * y - s * z, s * y + c * z + height]);
+    let corners =
+        [[-hy, -hz], [hy, -hz], [hy, hz], [-hy, hz]].map(|[y, z]| [c * y - s * z, s * y + c * z + height]);
     // Clip the polygon to z ≤ 0 (Sutherland–Hodgman in 2D), then shoelace.
     let mut out: Vec<[f64; 2]> = Vec::new();
     for i in 0..4 {
@@ -93,7 +97,11 @@ fn rigid_box_in_compliant_half_space_is_hydrostatic() {
         assert!(rel(&w.force, &force, force.norm()) < 1e-12, "angle {angle}: {:?} vs {force:?}", w.force);
         // Buoyancy acts through the centre of the submerged volume.
         let torque = Point3::new(0.0, cy, cz).coords.cross(&force);
-        assert!(rel(&w.torque, &torque, force.norm() * 0.1) < 1e-12, "angle {angle}: {:?} vs {torque:?}", w.torque);
+        assert!(
+            rel(&w.torque, &torque, force.norm() * 0.1) < 1e-12,
+            "angle {angle}: {:?} vs {torque:?}",
+            w.torque
+        );
         // Energy: ∫ E·depth/slab over the submerged volume = (E/slab)·V·(−z_c).
         let u = energy(a, b);
         let exact_u = e / slab * volume * (-cz);

@@ -20,11 +20,14 @@ fn check_force_is_minus_energy_gradient(a: &PfBody, pa: Isometry3, b: &PfBody, p
     for i in 0..3 {
         let mut e = Vector3::zeros();
         e[i] = 1.0;
-        let shift = |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pa;
+        let shift =
+            |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pa;
         let up = energy(at(a, shift(h)), at(b, pb));
         let dn = energy(at(a, shift(-h)), at(b, pb));
         fd_force[i] = -(up - dn) / (2.0 * h);
-        let turn = |s: f64| Isometry3::from_parts(Translation3::identity(), UnitQuaternion::from_scaled_axis(e * s)) * pa;
+        let turn = |s: f64| {
+            Isometry3::from_parts(Translation3::identity(), UnitQuaternion::from_scaled_axis(e * s)) * pa
+        };
         let up = energy(at(a, turn(k)), at(b, pb));
         let dn = energy(at(a, turn(-k)), at(b, pb));
         fd_torque[i] = -(up - dn) / (2.0 * k);
@@ -46,10 +49,34 @@ fn force_and_torque_are_minus_energy_gradient() {
     let ground = rigid(Shape::HalfSpace, None);
     let soft_ground = compliant_half_space(2e5, 0.1);
     let pa = pose([0.013, -0.021, 0.155], [0.3, -0.2, 0.5]);
-    check_force_is_minus_energy_gradient(&ball, pa, &block, pose([0.01, 0.02, 0.02], [0.1, 0.25, -0.3]), "sphere–box compliant");
-    check_force_is_minus_energy_gradient(&block, pose([0.01, 0.0, 0.12], [0.2, 0.1, 0.3]), &slab, pose([0.0, 0.02, 0.0], [0.05, -0.1, 0.0]), "box–rigid box");
-    check_force_is_minus_energy_gradient(&ball, pose([0.0, 0.0, 0.09], [0.4, 0.3, 0.2]), &ground, pose([0.0, 0.0, 0.0], [0.1, -0.05, 0.0]), "sphere–rigid half space");
-    check_force_is_minus_energy_gradient(&block, pose([0.02, 0.0, 0.04], [0.3, 0.2, 0.1]), &soft_ground, pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]), "box–compliant half space");
+    check_force_is_minus_energy_gradient(
+        &ball,
+        pa,
+        &block,
+        pose([0.01, 0.02, 0.02], [0.1, 0.25, -0.3]),
+        "sphere–box compliant",
+    );
+    check_force_is_minus_energy_gradient(
+        &block,
+        pose([0.01, 0.0, 0.12], [0.2, 0.1, 0.3]),
+        &slab,
+        pose([0.0, 0.02, 0.0], [0.05, -0.1, 0.0]),
+        "box–rigid box",
+    );
+    check_force_is_minus_energy_gradient(
+        &ball,
+        pose([0.0, 0.0, 0.09], [0.4, 0.3, 0.2]),
+        &ground,
+        pose([0.0, 0.0, 0.0], [0.1, -0.05, 0.0]),
+        "sphere–rigid half space",
+    );
+    check_force_is_minus_energy_gradient(
+        &block,
+        pose([0.02, 0.0, 0.04], [0.3, 0.2, 0.1]),
+        &soft_ground,
+        pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+        "box–compliant half space",
+    );
 }
 
 #[test]
@@ -102,7 +129,16 @@ fn sweeping_a_pose_never_makes_the_wrench_jump() {
 /// An upside-down U ("arch") of width 6w, height 2w and depth 2w: two legs joined on top.
 fn arch_mesh(w: f64) -> SurfaceMesh {
     let outline = [
-        (-3.0, 0.0), (-1.0, 0.0), (1.0, 0.0), (3.0, 0.0), (3.0, 2.0), (1.0, 2.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, 2.0), (-3.0, 2.0),
+        (-3.0, 0.0),
+        (-1.0, 0.0),
+        (1.0, 0.0),
+        (3.0, 0.0),
+        (3.0, 2.0),
+        (1.0, 2.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+        (-1.0, 2.0),
+        (-3.0, 2.0),
     ];
     // The U opens downwards: legs at z ∈ [−2w, 0] below a bridge; outline (x, z) with z flipped.
     let mut vertices = Vec::new();
@@ -168,14 +204,16 @@ fn non_convex_rigid_mesh_gives_two_patches_and_one_wrench() {
     let whole = wrench(at(&arch, arch_pose), at(&pad, pad_pose));
     let leg = rigid(Shape::Box { size: [2.0 * w, 2.0 * w, 2.0 * w] }, None);
     let leg_pose = |x: f64| arch_pose * pose([x, 0.0, w], [0.0, 0.0, 0.0]);
-    let sum = wrench(at(&leg, leg_pose(-2.0 * w)), at(&pad, pad_pose)) + wrench(at(&leg, leg_pose(2.0 * w)), at(&pad, pad_pose));
+    let sum = wrench(at(&leg, leg_pose(-2.0 * w)), at(&pad, pad_pose))
+        + wrench(at(&leg, leg_pose(2.0 * w)), at(&pad, pad_pose));
     let scale = whole.force.norm();
     assert!(scale > 1.0);
     assert!(rel(&whole.force, &sum.force, scale) < 1e-9, "{:?} vs {:?}", whole.force, sum.force);
     assert!(rel(&whole.torque, &sum.torque, scale * 0.1) < 1e-9);
     // Energy of a non-convex rigid body, from its cones, also matches the two legs.
     let u = energy(at(&arch, arch_pose), at(&pad, pad_pose));
-    let u_legs = energy(at(&leg, leg_pose(-2.0 * w)), at(&pad, pad_pose)) + energy(at(&leg, leg_pose(2.0 * w)), at(&pad, pad_pose));
+    let u_legs = energy(at(&leg, leg_pose(-2.0 * w)), at(&pad, pad_pose))
+        + energy(at(&leg, leg_pose(2.0 * w)), at(&pad, pad_pose));
     assert!((u - u_legs).abs() < 1e-9 * u, "{u} vs {u_legs}");
 }
 
@@ -196,7 +234,11 @@ fn dissipation_and_friction_behave() {
     let ball = with(Shape::Sphere { radius: 0.1 }, 1e5, 2.0, 0.4);
     let ground = PfBody::new(
         &Shape::HalfSpace,
-        &ContactProperties { compliance: Compliance::Rigid { resolution: None }, dissipation: 0.0, friction: 0.4 },
+        &ContactProperties {
+            compliance: Compliance::Rigid { resolution: None },
+            dissipation: 0.0,
+            friction: 0.4,
+        },
     )
     .unwrap();
     let pa = pose([0.0, 0.0, 0.09], [0.0, 0.0, 0.0]);
@@ -244,8 +286,12 @@ fn results_are_bit_identical_with_and_without_threads() {
                 &QueryOptions::default(),
             )
             .unwrap();
-            let w2 = evaluate_pair(at(&a, pose([0.0, 0.0, 0.09], [0.0; 3])), at(&ground, pb), &QueryOptions::default())
-                .unwrap();
+            let w2 = evaluate_pair(
+                at(&a, pose([0.0, 0.0, 0.09], [0.0; 3])),
+                at(&ground, pb),
+                &QueryOptions::default(),
+            )
+            .unwrap();
             let u = energy(at(&a, pa), at(&b, pb));
             (w1.wrench, w1.area, w2.wrench, u)
         })

@@ -100,10 +100,7 @@ fn full_scene_parses_to_the_written_values() {
     assert_eq!(scene.sim.duration, 2.5);
     assert_eq!(scene.sim.gravity.z, -1.62);
     assert_eq!(scene.sim.integrator.as_deref(), Some("implicit"));
-    assert_eq!(
-        (scene.sim.dt, scene.sim.rtol, scene.sim.atol),
-        (Some(1e-4), Some(1e-5), Some(1e-8))
-    );
+    assert_eq!((scene.sim.dt, scene.sim.rtol, scene.sim.atol), (Some(1e-4), Some(1e-5), Some(1e-8)));
     assert_eq!(scene.bodies.len(), 6);
 
     let ball = scene.body("ball").unwrap();
@@ -120,10 +117,7 @@ fn full_scene_parses_to_the_written_values() {
     assert_eq!(ball.contact.compliance, Compliance::Compliant);
     assert_eq!(ball.contact.hydroelastic_modulus, Some(1e5));
     assert_eq!(ball.contact.resolution, Some(0.005));
-    assert_eq!(
-        (ball.contact.dissipation, ball.contact.friction),
-        (2.0, 0.5)
-    );
+    assert_eq!((ball.contact.dissipation, ball.contact.friction), (2.0, 0.5));
 
     let floor = scene.body("floor").unwrap();
     assert!(floor.fixed);
@@ -133,32 +127,10 @@ fn full_scene_parses_to_the_written_values() {
 
     let brick = scene.body("brick").unwrap();
     assert_eq!((brick.mass, brick.density), (None, Some(500.0)));
-    assert_eq!(
-        brick.shape,
-        Shape::Box {
-            size: [0.1, 0.2, 0.3]
-        }
-    );
-    assert_eq!(
-        scene.body("can").unwrap().shape,
-        Shape::Cylinder {
-            radius: 0.03,
-            length: 0.12
-        }
-    );
-    assert_eq!(
-        scene.body("pill").unwrap().shape,
-        Shape::Capsule {
-            radius: 0.01,
-            length: 0.02
-        }
-    );
-    assert_eq!(
-        scene.body("egg").unwrap().shape,
-        Shape::Ellipsoid {
-            radii: [0.02, 0.02, 0.03]
-        }
-    );
+    assert_eq!(brick.shape, Shape::Box { size: [0.1, 0.2, 0.3] });
+    assert_eq!(scene.body("can").unwrap().shape, Shape::Cylinder { radius: 0.03, length: 0.12 });
+    assert_eq!(scene.body("pill").unwrap().shape, Shape::Capsule { radius: 0.01, length: 0.02 });
+    assert_eq!(scene.body("egg").unwrap().shape, Shape::Ellipsoid { radii: [0.02, 0.02, 0.03] });
 }
 
 #[test]
@@ -172,15 +144,11 @@ fn defaults_fill_missing_sections_and_keys() {
     assert!(!ball.fixed);
     assert_eq!(ball.pose, contactlab::math::Isometry3::identity());
     assert_eq!(ball.twist, Default::default());
-    assert_eq!(
-        (ball.contact.friction, ball.contact.dissipation),
-        (0.0, 0.0)
-    );
+    assert_eq!((ball.contact.friction, ball.contact.dissipation), (0.0, 0.0));
 
     // No contact table: rigid, frictionless.
     let rigid =
-        parse("[[body]]\nname = \"r\"\nmass = 1\nshape = { type = \"sphere\", radius = 1 }\n")
-            .unwrap();
+        parse("[[body]]\nname = \"r\"\nmass = 1\nshape = { type = \"sphere\", radius = 1 }\n").unwrap();
     assert_eq!(rigid.bodies[0].contact.compliance, Compliance::Rigid);
     assert_eq!(rigid.bodies[0].contact.friction, 0.0);
 }
@@ -194,59 +162,27 @@ fn nearly_unit_orientation_is_normalised() {
 #[test]
 fn unknown_key_lists_the_valid_keys_with_line() {
     let msg = message(&ball_with("mas = 2.0"));
-    assert_mentions(
-        &msg,
-        &[
-            "body 'ball'",
-            "`mas`",
-            "`mass`",
-            "`density`",
-            "`orientation`",
-            "line 4",
-        ],
-    );
+    assert_mentions(&msg, &["body 'ball'", "`mas`", "`mass`", "`density`", "`orientation`", "line 4"]);
 }
 
 #[test]
 fn misspelled_shape_field_lists_the_shape_keys() {
-    let text = "[[body]]\nname = \"ball\"\nmass = 1\nshape = { type = \"cylinder\", radius = 0.1, lenght = 0.2 }\n";
+    let text =
+        "[[body]]\nname = \"ball\"\nmass = 1\nshape = { type = \"cylinder\", radius = 0.1, lenght = 0.2 }\n";
     let msg = message(text);
-    assert_mentions(
-        &msg,
-        &[
-            "body 'ball'",
-            "shape",
-            "`lenght`",
-            "length",
-            "radius",
-            "line 4",
-        ],
-    );
+    assert_mentions(&msg, &["body 'ball'", "shape", "`lenght`", "length", "radius", "line 4"]);
 }
 
 #[test]
 fn unknown_shape_type_lists_the_types() {
-    let msg =
-        message("[[body]]\nname = \"ball\"\nmass = 1\nshape = { type = \"sphre\", radius = 1 }\n");
-    assert_mentions(
-        &msg,
-        &[
-            "body 'ball'",
-            "shape.type",
-            "`sphre`",
-            "`sphere`",
-            "`halfspace`",
-        ],
-    );
+    let msg = message("[[body]]\nname = \"ball\"\nmass = 1\nshape = { type = \"sphre\", radius = 1 }\n");
+    assert_mentions(&msg, &["body 'ball'", "shape.type", "`sphre`", "`sphere`", "`halfspace`"]);
 }
 
 #[test]
 fn unknown_contact_key_and_section_key_are_named() {
     let msg = message(&ball_with("").replace("resolution", "resolutoin"));
-    assert_mentions(
-        &msg,
-        &["body 'ball'", "`resolutoin`", "`resolution`", "`friction`"],
-    );
+    assert_mentions(&msg, &["body 'ball'", "`resolutoin`", "`resolution`", "`friction`"]);
     let msg = message(&format!("[sim]\nduraton = 1\n{}", ball_with("")));
     assert_mentions(&msg, &["[sim]", "`duraton`", "`duration`", "line 2"]);
 }
@@ -272,54 +208,35 @@ fn non_unit_quaternion_is_rejected_with_a_fix() {
     let msg = message(&ball_with("orientation = [1.0, 1.0, 0.0, 0.0]"));
     assert_mentions(
         &msg,
-        &[
-            "body 'ball'",
-            "`orientation`",
-            "unit quaternion",
-            "normalise it",
-            "[1, 0, 0, 0]",
-        ],
+        &["body 'ball'", "`orientation`", "unit quaternion", "normalise it", "[1, 0, 0, 0]"],
     );
 }
 
 #[test]
 fn non_positive_sizes_are_rejected() {
     let msg = message(&ball_with("").replace("radius = 0.1", "radius = -0.1"));
-    assert_mentions(
-        &msg,
-        &["body 'ball'", "`shape.radius`", "-0.1", "greater than 0"],
-    );
-    let msg =
-        message("[[body]]\nname = \"b\"\nmass = 1\nshape = { type = \"box\", size = [1, 0, 1] }\n");
+    assert_mentions(&msg, &["body 'ball'", "`shape.radius`", "-0.1", "greater than 0"]);
+    let msg = message("[[body]]\nname = \"b\"\nmass = 1\nshape = { type = \"box\", size = [1, 0, 1] }\n");
     assert_mentions(&msg, &["body 'b'", "`shape.size`"]);
-    let msg =
-        message(&ball_with("").replace("hydroelastic_modulus = 1e5", "hydroelastic_modulus = 0"));
+    let msg = message(&ball_with("").replace("hydroelastic_modulus = 1e5", "hydroelastic_modulus = 0"));
     assert_mentions(&msg, &["body 'ball'", "`contact.hydroelastic_modulus`"]);
 }
 
 #[test]
 fn missing_convex_file_names_body_key_and_path() {
-    let text = "[[body]]\nname = \"rock\"\nmass = 1\nshape = { type = \"convex\", file = \"no/such/rock.obj\" }\n";
-    let msg = parse_scene(text, Path::new("/scenes"))
-        .unwrap_err()
-        .to_string();
-    assert_mentions(
-        &msg,
-        &["body 'rock'", "shape.file", "/scenes/no/such/rock.obj"],
-    );
+    let text =
+        "[[body]]\nname = \"rock\"\nmass = 1\nshape = { type = \"convex\", file = \"no/such/rock.obj\" }\n";
+    let msg = parse_scene(text, Path::new("/scenes")).unwrap_err().to_string();
+    assert_mentions(&msg, &["body 'rock'", "shape.file", "/scenes/no/such/rock.obj"]);
 }
 
 #[test]
 fn general_meshes_are_not_supported_yet() {
-    let msg = message(
-        "[[body]]\nname = \"bunny\"\nmass = 1\nshape = { type = \"mesh\", file = \"bunny.obj\" }\n",
-    );
+    let msg =
+        message("[[body]]\nname = \"bunny\"\nmass = 1\nshape = { type = \"mesh\", file = \"bunny.obj\" }\n");
     assert_mentions(
         &msg,
-        &[
-            "body 'bunny'",
-            "general closed meshes are not supported yet (issue 4); use convex",
-        ],
+        &["body 'bunny'", "general closed meshes are not supported yet (issue 4); use convex"],
     );
 }
 
@@ -330,11 +247,7 @@ fn moving_rigid_pair_is_rejected() {
     let msg = message(text);
     assert_mentions(
         &msg,
-        &[
-            "'floor'",
-            "'cube'",
-            "make one of them compliant (contact.compliance = \"compliant\")",
-        ],
+        &["'floor'", "'cube'", "make one of them compliant (contact.compliance = \"compliant\")"],
     );
     // Two fixed rigid bodies never meet, so they are fine.
     let text = text.replace("mass = 1", "fixed = true");
@@ -344,10 +257,7 @@ fn moving_rigid_pair_is_rejected() {
 #[test]
 fn compliant_body_needs_modulus_and_resolution() {
     let msg = message(&ball_with("").replace("hydroelastic_modulus = 1e5, ", ""));
-    assert_mentions(
-        &msg,
-        &["body 'ball'", "`contact.hydroelastic_modulus`", "missing"],
-    );
+    assert_mentions(&msg, &["body 'ball'", "`contact.hydroelastic_modulus`", "missing"]);
     let msg = message(&ball_with("").replace(", resolution = 0.01", ""));
     assert_mentions(&msg, &["body 'ball'", "`contact.resolution`", "missing"]);
 }
@@ -361,38 +271,16 @@ fn half_space_rules() {
         )
     };
     let msg = message(&floor("mass = 1", ""));
-    assert_mentions(
-        &msg,
-        &[
-            "body 'floor'",
-            "`fixed`",
-            "a half space cannot move; set fixed = true",
-        ],
-    );
-    let msg = message(&floor(
-        "fixed = true",
-        "compliance = \"compliant\", hydroelastic_modulus = 1e6",
-    ));
-    assert_mentions(
-        &msg,
-        &["body 'floor'", "`contact.slab_thickness`", "missing"],
-    );
+    assert_mentions(&msg, &["body 'floor'", "`fixed`", "a half space cannot move; set fixed = true"]);
+    let msg = message(&floor("fixed = true", "compliance = \"compliant\", hydroelastic_modulus = 1e6"));
+    assert_mentions(&msg, &["body 'floor'", "`contact.slab_thickness`", "missing"]);
     let msg = message(&floor(
         "fixed = true",
         "compliance = \"compliant\", hydroelastic_modulus = 1e6, slab_thickness = 0.1, resolution = 0.01",
     ));
-    assert_mentions(
-        &msg,
-        &["body 'floor'", "`contact.resolution`", "not allowed"],
-    );
-    let msg = message(&ball_with("").replace(
-        "resolution = 0.01",
-        "resolution = 0.01, slab_thickness = 0.1",
-    ));
-    assert_mentions(
-        &msg,
-        &["body 'ball'", "`contact.slab_thickness`", "half space"],
-    );
+    assert_mentions(&msg, &["body 'floor'", "`contact.resolution`", "not allowed"]);
+    let msg = message(&ball_with("").replace("resolution = 0.01", "resolution = 0.01, slab_thickness = 0.1"));
+    assert_mentions(&msg, &["body 'ball'", "`contact.slab_thickness`", "half space"]);
 }
 
 #[test]
@@ -426,8 +314,7 @@ fn sim_values_are_checked() {
 fn syntax_errors_give_a_line() {
     let msg = message("[[body]]\nname = \"ball\nmass = 1\n");
     assert_mentions(&msg, &["not valid TOML", "line 2"]);
-    let msg =
-        message("[[body]]\nname = \"b\"\nmass = 1\nshape = { type = \"sphere\",\n radius = 1 }\n");
+    let msg = message("[[body]]\nname = \"b\"\nmass = 1\nshape = { type = \"sphere\",\n radius = 1 }\n");
     assert_mentions(&msg, &["line 4", "must be on one line", "[body.contact]"]);
 }
 
@@ -445,30 +332,18 @@ fn load_scene_reports_missing_file_and_resolves_relative_paths() {
         "[[body]]\nname = \"rock\"\nmass = 1\nshape = { type = \"convex\", file = \"rock.obj\" }\n",
     )
     .unwrap();
-    let msg = contactlab::scene::load_scene(&path)
-        .unwrap_err()
-        .to_string();
+    let msg = contactlab::scene::load_scene(&path).unwrap_err().to_string();
     std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        msg.contains(&dir.join("rock.obj").display().to_string()),
-        "{msg}"
-    );
+    assert!(msg.contains(&dir.join("rock.obj").display().to_string()), "{msg}");
 }
 
 #[test]
 fn the_example_in_docs_parses() {
-    let doc =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scene.md")).unwrap();
-    let start = doc
-        .find("```toml\n")
-        .expect("a toml example in docs/scene.md")
-        + 8;
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scene.md")).unwrap();
+    let start = doc.find("```toml\n").expect("a toml example in docs/scene.md") + 8;
     let len = doc[start..].find("```").unwrap();
     let scene = parse(&doc[start..start + len]).unwrap();
     assert_eq!(scene.bodies.len(), 2);
     let floor = scene.body("floor").unwrap();
-    assert_eq!(
-        (floor.contact.slab_thickness, floor.contact.friction),
-        (Some(0.1), 0.5)
-    );
+    assert_eq!((floor.contact.slab_thickness, floor.contact.friction), (Some(0.1), 0.5));
 }

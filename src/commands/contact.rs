@@ -3,9 +3,7 @@
 
 use super::world::{ContactWorld, PairIndex};
 use crate::app;
-use crate::contact::pressure_field::{
-    self, BodyState, ContactSurface, PairWrench, PfGeometry, QueryOptions,
-};
+use crate::contact::pressure_field::{self, BodyState, ContactSurface, PairWrench, PfGeometry, QueryOptions};
 use crate::scene::{ModelKind, Scene};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -54,10 +52,7 @@ pub fn query(states: &[BodyState], pairs: &[PairIndex], options: &QueryOptions) 
 /// Runs the command and returns the report (printing is the caller's).
 pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     if scene.model != ModelKind::PressureField {
-        bail!(
-            "model kind `{}` is not implemented yet; use kind = \"pressure_field\"",
-            scene.model.key()
-        );
+        bail!("model kind `{}` is not implemented yet; use kind = \"pressure_field\"", scene.model.key());
     }
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
@@ -91,7 +86,10 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
             faces: r.faces,
         });
         if args.vtk.is_some() || args.png.is_some() {
-            surfaces.push((format!("{}–{}", scene.bodies[p.a].name, scene.bodies[p.b].name), pressure_field::contact_surface(sa, sb)?));
+            surfaces.push((
+                format!("{}–{}", scene.bodies[p.a].name, scene.bodies[p.b].name),
+                pressure_field::contact_surface(sa, sb)?,
+            ));
         }
     }
     if let Some(dir) = &args.vtk {
@@ -99,8 +97,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     }
     if let Some(file) = &args.png {
         let panels: Vec<(String, &ContactSurface)> = surfaces.iter().map(|(n, s)| (n.clone(), s)).collect();
-        app::write_pressure_png(file, &panels, 800)
-            .with_context(|| format!("writing {}", file.display()))?;
+        app::write_pressure_png(file, &panels, 800).with_context(|| format!("writing {}", file.display()))?;
     }
     Ok(ContactReport { model: scene.model.key().to_string(), pairs: reports, micros_per_query })
 }
@@ -116,7 +113,8 @@ fn write_vtk(
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     for (name, surface) in surfaces {
         let file = dir.join(format!("contact_{}.vtk", sanitize(name)));
-        app::write_contact_surface_vtk(&file, surface).with_context(|| format!("writing {}", file.display()))?;
+        app::write_contact_surface_vtk(&file, surface)
+            .with_context(|| format!("writing {}", file.display()))?;
     }
     for ((spec, body), state) in scene.bodies.iter().zip(&world.bodies).zip(states) {
         let file = dir.join(format!("body_{}.vtk", sanitize(&spec.name)));
@@ -125,7 +123,12 @@ fn write_vtk(
                 let verts: Vec<_> = m.mesh.vertices.iter().map(|v| state.pose * v).collect();
                 let modulus = body.modulus.unwrap_or(0.0);
                 let pressure: Vec<f64> = m.extent.iter().map(|e| e * modulus).collect();
-                app::write_tet_mesh_vtk(&file, &verts, &m.mesh.tets, &[("extent", &m.extent), ("pressure", &pressure)])
+                app::write_tet_mesh_vtk(
+                    &file,
+                    &verts,
+                    &m.mesh.tets,
+                    &[("extent", &m.extent), ("pressure", &pressure)],
+                )
             }
             PfGeometry::RigidMesh(r) => {
                 let verts: Vec<_> = r.mesh.vertices.iter().map(|v| state.pose * v).collect();
@@ -148,8 +151,17 @@ pub fn format_report(report: &ContactReport) -> String {
     for p in &report.pairs {
         s += &format!(
             "  {} – {}: force [{:.6}, {:.6}, {:.6}] N, torque [{:.6}, {:.6}, {:.6}] N·m, area {:.6e} m², energy {} J, {} faces\n",
-            p.a, p.b, p.force[0], p.force[1], p.force[2], p.torque[0], p.torque[1], p.torque[2], p.area,
-            p.energy.map_or("null".to_string(), |e| format!("{e:.6e}")), p.faces
+            p.a,
+            p.b,
+            p.force[0],
+            p.force[1],
+            p.force[2],
+            p.torque[0],
+            p.torque[1],
+            p.torque[2],
+            p.area,
+            p.energy.map_or("null".to_string(), |e| format!("{e:.6e}")),
+            p.faces
         );
     }
     s += &format!("{:.1} µs per query\n", report.micros_per_query);

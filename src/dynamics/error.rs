@@ -7,7 +7,9 @@ pub enum DynamicsError {
         "the state became non-finite at t = {t} s (bodies: {bodies}); reduce the time step, use an adaptive integrator, or check masses and moduli"
     )]
     NonFinite { t: f64, bodies: String },
-    #[error("the integrator could not meet its tolerance at t = {t} s (bodies in contact: {bodies}): {reason}")]
+    #[error(
+        "the integrator could not meet its tolerance at t = {t} s (bodies in contact: {bodies}): {reason}"
+    )]
     Integrator { t: f64, bodies: String, reason: String },
     #[error("contact between `{a}` and `{b}`: {source}")]
     Contact {

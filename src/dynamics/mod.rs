@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod semi_implicit_euler;
+pub mod simulate;
 mod error;
 pub mod world;
 

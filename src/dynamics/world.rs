@@ -48,7 +48,12 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(bodies: Vec<RigidBody>, contact: Vec<PfBody>, gravity: Vector3, options: QueryOptions) -> World {
+    pub fn new(
+        bodies: Vec<RigidBody>,
+        contact: Vec<PfBody>,
+        gravity: Vector3,
+        options: QueryOptions,
+    ) -> World {
         let mut offset = Vec::with_capacity(bodies.len());
         let mut dim = 0;
         for b in &bodies {
@@ -64,7 +69,8 @@ impl World {
         for a in 0..bodies.len() {
             for b in a + 1..bodies.len() {
                 let immobile = |i: usize| matches!(bodies[i].motion, Motion::Fixed);
-                if (immobile(a) && immobile(b)) || (!contact[a].is_compliant() && !contact[b].is_compliant()) {
+                if (immobile(a) && immobile(b)) || (!contact[a].is_compliant() && !contact[b].is_compliant())
+                {
                     continue;
                 }
                 pairs.push((a, b));
@@ -99,7 +105,12 @@ impl World {
             .map(|(i, b)| match (&b.motion, self.layout.offset[i]) {
                 (Motion::Free, Some(o)) => {
                     let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
-                    let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
+                    let q = UnitQuaternion::new_normalize(Quaternion::new(
+                        y[o + 3],
+                        y[o + 4],
+                        y[o + 5],
+                        y[o + 6],
+                    ));
                     let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
                     let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
                     let r = q * b.com.coords;
@@ -134,8 +145,11 @@ impl World {
                     source,
                 })
         };
-        let results: Vec<Result<PairContact, DynamicsError>> =
-            if active.len() > 1 { active.par_iter().map(eval).collect() } else { active.iter().map(eval).collect() };
+        let results: Vec<Result<PairContact, DynamicsError>> = if active.len() > 1 {
+            active.par_iter().map(eval).collect()
+        } else {
+            active.iter().map(eval).collect()
+        };
         results.into_iter().filter(|r| r.as_ref().map_or(true, |c| c.result.faces > 0)).collect()
     }
 
@@ -168,8 +182,10 @@ impl World {
             let tau = b.torque + torque[i] - com.coords.cross(&(force[i] - b.force - self.gravity * b.mass));
             let r = q.to_rotation_matrix();
             let inertia: Matrix3 = r.matrix() * b.inertia * r.matrix().transpose();
-            let alpha = inertia.try_inverse().unwrap_or_else(Matrix3::zeros) * (tau - w.cross(&(inertia * w)));
-            let qdot = Quaternion::from_imag(w) * Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]) * 0.5;
+            let alpha =
+                inertia.try_inverse().unwrap_or_else(Matrix3::zeros) * (tau - w.cross(&(inertia * w)));
+            let qdot =
+                Quaternion::from_imag(w) * Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]) * 0.5;
             let a = force[i] / b.mass;
             dy[o..o + 3].copy_from_slice(&y[o + 7..o + 10]);
             dy[o + 3..o + 7].copy_from_slice(&[qdot.w, qdot.i, qdot.j, qdot.k]);
@@ -221,14 +237,22 @@ impl World {
         let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
         let mut elastic = 0.0;
         for c in self.contacts(&poses)? {
-            elastic += pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| DynamicsError::Contact {
-                a: self.bodies[c.a].name.clone(),
-                b: self.bodies[c.b].name.clone(),
-                source,
+            elastic += pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| {
+                DynamicsError::Contact {
+                    a: self.bodies[c.a].name.clone(),
+                    b: self.bodies[c.b].name.clone(),
+                    source,
+                }
             })?;
         }
         let dissipated = y[self.layout.dissipated()];
-        Ok(Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated })
+        Ok(Energies {
+            kinetic,
+            gravity,
+            elastic,
+            dissipated,
+            total: kinetic + gravity + elastic + dissipated,
+        })
     }
 
     /// Names of the bodies in contact at a state, for messages.
@@ -236,8 +260,10 @@ impl World {
         let poses = self.poses(t, y);
         match self.contacts(&poses) {
             Ok(c) if !c.is_empty() => {
-                let mut names: Vec<&str> =
-                    c.iter().flat_map(|c| [self.bodies[c.a].name.as_str(), self.bodies[c.b].name.as_str()]).collect();
+                let mut names: Vec<&str> = c
+                    .iter()
+                    .flat_map(|c| [self.bodies[c.a].name.as_str(), self.bodies[c.b].name.as_str()])
+                    .collect();
                 names.sort_unstable();
                 names.dedup();
                 names.join(", ")

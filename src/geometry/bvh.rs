@@ -289,7 +289,13 @@ impl Bvh {
     }
 
     /// Calls `visit(i, j)` for every pair of overlapping primitives below the node pair `start`.
-    pub fn pairs_from(&self, other: &Bvh, rel: &RelativePose, start: (u32, u32), visit: &mut impl FnMut(u32, u32)) {
+    pub fn pairs_from(
+        &self,
+        other: &Bvh,
+        rel: &RelativePose,
+        start: (u32, u32),
+        visit: &mut impl FnMut(u32, u32),
+    ) {
         let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
         stack.push(start);
         while let Some((a, b)) = stack.pop() {
@@ -442,9 +448,8 @@ mod tests {
 
     #[test]
     fn obb_overlap_agrees_with_separation() {
-        let corners: Vec<Point3> = (0..8)
-            .map(|k| Point3::new(sign(k & 1), sign(k & 2), sign(k & 4)))
-            .collect();
+        let corners: Vec<Point3> =
+            (0..8).map(|k| Point3::new(sign(k & 1), sign(k & 2), sign(k & 4))).collect();
         let unit = Obb::fit(&corners);
         let rot = UnitQuaternion::from_euler_angles(0.3, 0.2, 0.1);
         // Far apart: separated; close: overlapping.
@@ -465,7 +470,10 @@ mod tests {
             }
         }
         let bvh = Bvh::build(tets.len(), |i| tets[i]);
-        let pose = Isometry3::from_parts(Vector3::new(0.5, 0.4, 0.1).into(), UnitQuaternion::from_euler_angles(0.1, 0.5, 0.2));
+        let pose = Isometry3::from_parts(
+            Vector3::new(0.5, 0.4, 0.1).into(),
+            UnitQuaternion::from_euler_angles(0.1, 0.5, 0.2),
+        );
         let mut got = Vec::new();
         bvh.overlapping_pairs(&bvh, &pose, &mut |a, b| got.push((a, b)));
         // Every pair of tets that really overlap (positive common volume) must be visited.

@@ -111,22 +111,13 @@ impl Polygon {
 /// the same whichever way round the edge is given.
 #[inline]
 pub fn edge_point(a: &Point3, b: &Point3, da: f64, db: f64) -> Point3 {
-    if da.abs() <= db.abs() {
-        a + (b - a) * (da / (da - db))
-    } else {
-        b + (a - b) * (db / (db - da))
-    }
+    if da.abs() <= db.abs() { a + (b - a) * (da / (da - db)) } else { b + (a - b) * (db / (db - da)) }
 }
 
 /// The section of a tet by a plane (`signed = 0`): a triangle or a quadrilateral, or empty.
 /// Vertices come in a consistent cycle; orientation is not fixed.
 pub fn tet_section(tet: &[Point3; 4], plane: &Plane) -> Polygon {
-    let d = [
-        plane.signed(&tet[0]),
-        plane.signed(&tet[1]),
-        plane.signed(&tet[2]),
-        plane.signed(&tet[3]),
-    ];
+    let d = [plane.signed(&tet[0]), plane.signed(&tet[1]), plane.signed(&tet[2]), plane.signed(&tet[3])];
     let below: [bool; 4] = [d[0] < 0.0, d[1] < 0.0, d[2] < 0.0, d[3] < 0.0];
     let count = below.iter().filter(|&&b| b).count();
     let mut out = Polygon::default();
@@ -173,12 +164,7 @@ pub fn split_tet(
     keep: &mut impl FnMut([Point3; 4]),
     rest: &mut impl FnMut([Point3; 4]),
 ) {
-    let d = [
-        plane.signed(&tet[0]),
-        plane.signed(&tet[1]),
-        plane.signed(&tet[2]),
-        plane.signed(&tet[3]),
-    ];
+    let d = [plane.signed(&tet[0]), plane.signed(&tet[1]), plane.signed(&tet[2]), plane.signed(&tet[3])];
     let inside: [bool; 4] = [d[0] <= 0.0, d[1] <= 0.0, d[2] <= 0.0, d[3] <= 0.0];
     let n_in = inside.iter().filter(|&&b| b).count();
     let e = |i: usize, j: usize| edge_point(&tet[i], &tet[j], d[i], d[j]);

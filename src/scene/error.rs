@@ -21,10 +21,7 @@ pub struct LineCol {
 impl Place {
     /// A place without a known position.
     pub fn section(section: impl Into<String>) -> Self {
-        Self {
-            section: section.into(),
-            at: None,
-        }
+        Self { section: section.into(), at: None }
     }
 }
 
@@ -42,38 +39,22 @@ impl fmt::Display for Place {
 /// and how to fix it.
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
-    #[error(
-        "cannot read scene file {path}: {source}; check the path and that the file is readable"
-    )]
+    #[error("cannot read scene file {path}: {source}; check the path and that the file is readable")]
     Read {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
     #[error("scene file is not valid TOML{}: {message}; fix the syntax", at_text(*.at))]
-    Syntax {
-        message: String,
-        at: Option<LineCol>,
-    },
+    Syntax { message: String, at: Option<LineCol> },
     /// A key that is unknown, missing or of the wrong type, as reported by the TOML reader
     /// (unknown keys list the valid ones).
     #[error("{place}: {message}; {fix}")]
-    Schema {
-        place: Place,
-        message: String,
-        fix: String,
-    },
+    Schema { place: Place, message: String, fix: String },
     /// A value that is well-typed but not allowed.
     #[error("{place}: `{key}` {problem}; {fix}")]
-    Invalid {
-        place: Place,
-        key: String,
-        problem: String,
-        fix: String,
-    },
-    #[error(
-        "{place}: the name '{name}' is used by more than one body; give every body a unique `name`"
-    )]
+    Invalid { place: Place, key: String, problem: String, fix: String },
+    #[error("{place}: the name '{name}' is used by more than one body; give every body a unique `name`")]
     DuplicateName { place: Place, name: String },
     #[error(
         "bodies '{a}' and '{b}' are both rigid and at least one can move, so their contact is undefined under the {model} model; make one of them compliant (contact.compliance = \"compliant\")"

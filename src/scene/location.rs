@@ -34,27 +34,16 @@ impl Outline {
             .body
             .iter()
             .map(|b| {
-                let name = b
-                    .get_ref()
-                    .get("name")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_owned);
+                let name = b.get_ref().get("name").and_then(|v| v.as_str()).map(str::to_owned);
                 (name, b.span())
             })
             .collect();
-        Self {
-            model: o.model.map(|m| m.span()),
-            sim: o.sim.map(|s| s.span()),
-            bodies,
-        }
+        Self { model: o.model.map(|m| m.span()), sim: o.sim.map(|s| s.span()), bodies }
     }
 
     /// The place of byte `offset` in `text`.
     pub fn place(&self, text: &str, offset: usize) -> Place {
-        Place {
-            section: self.section(text, offset),
-            at: Some(line_col(text, offset)),
-        }
+        Place { section: self.section(text, offset), at: Some(line_col(text, offset)) }
     }
 
     fn section(&self, text: &str, offset: usize) -> String {
@@ -70,11 +59,8 @@ impl Outline {
         }
         // Sub-tables such as `[body.contact]` lie outside their body's span: they belong to the
         // last `[[body]]` before them, provided no other table header intervenes.
-        let header = text[..offset.min(text.len())]
-            .lines()
-            .rev()
-            .map(str::trim_start)
-            .find(|l| l.starts_with('['));
+        let header =
+            text[..offset.min(text.len())].lines().rev().map(str::trim_start).find(|l| l.starts_with('['));
         let in_body = header.is_some_and(|h| h.starts_with("[[body]]") || h.starts_with("[body."));
         match self.bodies.iter().rposition(|(_, r)| r.start <= offset) {
             Some(i) if in_body => self.body_label(i),
@@ -84,12 +70,7 @@ impl Outline {
 
     /// `body 'name'` or, for a body without a name, `body #n` (1-based).
     pub fn body_label(&self, index: usize) -> String {
-        match self
-            .bodies
-            .get(index)
-            .and_then(|(n, _)| n.as_deref())
-            .filter(|n| !n.trim().is_empty())
-        {
+        match self.bodies.get(index).and_then(|(n, _)| n.as_deref()).filter(|n| !n.trim().is_empty()) {
             Some(name) => format!("body '{name}'"),
             None => format!("body #{}", index + 1),
         }
@@ -105,10 +86,7 @@ pub(super) fn line_col(text: &str, offset: usize) -> LineCol {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    LineCol {
-        line,
-        column: before[line_start..].chars().count() + 1,
-    }
+    LineCol { line, column: before[line_start..].chars().count() + 1 }
 }
 
 /// The key whose value starts at `offset` (`mass` in `mass = "x"`), if the text says so.
@@ -141,10 +119,7 @@ pub(super) fn fix_for(message: &str) -> &'static str {
 pub(super) fn schema_error(text: &str, outline: &Outline, err: &toml::de::Error) -> SceneError {
     let raw = err.message().trim();
     let (place, key) = match err.span() {
-        Some(span) => (
-            outline.place(text, span.start),
-            key_before(text, span.start),
-        ),
+        Some(span) => (outline.place(text, span.start), key_before(text, span.start)),
         None => (Place::section("scene"), None),
     };
     let message = match key {
@@ -154,11 +129,7 @@ pub(super) fn schema_error(text: &str, outline: &Outline, err: &toml::de::Error)
         }
         _ => raw.to_owned(),
     };
-    SceneError::Schema {
-        place,
-        message,
-        fix: fix_for(raw).into(),
-    }
+    SceneError::Schema { place, message, fix: fix_for(raw).into() }
 }
 
 /// A syntax error (not TOML at all).

@@ -23,10 +23,8 @@ use std::path::Path;
 
 /// Reads and validates the scene file at `path`; relative mesh files resolve against its folder.
 pub fn load_scene(path: &Path) -> Result<Scene, SceneError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SceneError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| SceneError::Read { path: path.to_path_buf(), source })?;
     let base_dir = path.parent().unwrap_or(Path::new("."));
     parse_scene(&text, base_dir)
 }
@@ -41,7 +39,8 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     let model = raw.model.as_ref().map(|m| m.kind).unwrap_or_default();
     let mut model_settings = ModelSettings::default();
     if let Some(v) = raw.model.as_ref().and_then(|m| m.stiction_speed) {
-        model_settings.stiction_speed = checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
+        model_settings.stiction_speed =
+            checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
     }
     let sim = validate_scene::sim_settings(raw.sim)?;
     if raw.body.is_empty() {
@@ -53,12 +52,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         let place = at(text, outline.body_label(i), spanned.span().start);
         let body = spanned.into_inner();
         let shape_place = at(text, place.section.clone(), body.shape.span().start);
-        bodies.push(validate_body::body_spec(
-            body,
-            &place,
-            &shape_place,
-            base_dir,
-        )?);
+        bodies.push(validate_body::body_spec(body, &place, &shape_place, base_dir)?);
         places.push(place);
     }
     validate_scene::unique_names(&bodies, &places)?;
@@ -67,8 +61,5 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
 }
 
 fn at(text: &str, section: String, offset: usize) -> Place {
-    Place {
-        section,
-        at: Some(line_col(text, offset)),
-    }
+    Place { section, at: Some(line_col(text, offset)) }
 }

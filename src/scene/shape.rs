@@ -9,11 +9,7 @@ use std::path::Path;
 
 /// Converts a body's shape table. `place` is the shape table's place; relative files resolve
 /// against `base_dir`.
-pub(super) fn parse_shape(
-    table: &toml::Table,
-    place: &Place,
-    base_dir: &Path,
-) -> Result<Shape, SceneError> {
+pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -> Result<Shape, SceneError> {
     let raw: RawShape = table.clone().try_into().map_err(|e: toml::de::Error| {
         let message = e.message().trim().to_owned();
         // serde's message for a tagged enum lists the keys of the variant but not `type`;
@@ -29,19 +25,13 @@ pub(super) fn parse_shape(
             (None, None) => format!("`shape`: {message}; `type` is one of: {}", types.join(", ")),
             (None, Some(_)) => format!("`shape.type`: {message}"),
         };
-        SceneError::Schema {
-            place: place.clone(),
-            message,
-            fix: fix_for(e.message()).into(),
-        }
+        SceneError::Schema { place: place.clone(), message, fix: fix_for(e.message()).into() }
     })?;
     let shape = match raw {
-        RawShape::Sphere { radius } => Shape::Sphere {
-            radius: positive(place, "shape.radius", radius, "m")?,
-        },
-        RawShape::Box { size } => Shape::Box {
-            size: positive_n(place, "shape.size", size, "m")?,
-        },
+        RawShape::Sphere { radius } => {
+            Shape::Sphere { radius: positive(place, "shape.radius", radius, "m")? }
+        }
+        RawShape::Box { size } => Shape::Box { size: positive_n(place, "shape.size", size, "m")? },
         RawShape::Cylinder { radius, length } => Shape::Cylinder {
             radius: positive(place, "shape.radius", radius, "m")?,
             length: positive(place, "shape.length", length, "m")?,
@@ -50,9 +40,9 @@ pub(super) fn parse_shape(
             radius: positive(place, "shape.radius", radius, "m")?,
             length: positive(place, "shape.length", length, "m")?,
         },
-        RawShape::Ellipsoid { radii } => Shape::Ellipsoid {
-            radii: positive_n(place, "shape.radii", radii, "m")?,
-        },
+        RawShape::Ellipsoid { radii } => {
+            Shape::Ellipsoid { radii: positive_n(place, "shape.radii", radii, "m")? }
+        }
         RawShape::Halfspace {} => Shape::HalfSpace,
         RawShape::Convex { file } => {
             let path = base_dir.join(&file);
@@ -61,11 +51,7 @@ pub(super) fn parse_shape(
                 path: path.clone(),
                 source: Box::new(source),
             })?;
-            if points.len() < 4
-                || points
-                    .iter()
-                    .any(|p| !p.coords.iter().all(|c| c.is_finite()))
-            {
+            if points.len() < 4 || points.iter().any(|p| !p.coords.iter().all(|c| c.is_finite())) {
                 return Err(SceneError::Invalid {
                     place: place.clone(),
                     key: "shape.file".into(),

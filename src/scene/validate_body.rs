@@ -27,28 +27,14 @@ pub(super) fn body_spec(
         fix: fix.into(),
     };
     if raw.name.trim().is_empty() {
-        return Err(invalid(
-            "name",
-            "is empty".into(),
-            "give the body a non-empty, unique name",
-        ));
+        return Err(invalid("name", "is empty".into(), "give the body a non-empty, unique name"));
     }
     let fixed = raw.fixed.unwrap_or(false);
     if raw.mass.is_some() && raw.density.is_some() {
-        return Err(not_allowed(
-            place,
-            "density",
-            "`mass` is given too, and a body has one or the other",
-        ));
+        return Err(not_allowed(place, "density", "`mass` is given too, and a body has one or the other"));
     }
-    let mass = raw
-        .mass
-        .map(|m| positive(place, "mass", m, "kg"))
-        .transpose()?;
-    let density = raw
-        .density
-        .map(|d| positive(place, "density", d, "kg/m³"))
-        .transpose()?;
+    let mass = raw.mass.map(|m| positive(place, "mass", m, "kg")).transpose()?;
+    let density = raw.density.map(|d| positive(place, "density", d, "kg/m³")).transpose()?;
     if !fixed && raw.kinematic.is_none() && mass.is_none() && density.is_none() {
         return Err(invalid(
             "mass",
@@ -56,34 +42,16 @@ pub(super) fn body_spec(
             "add `mass` (kg) or `density` (kg/m³), or set fixed = true",
         ));
     }
-    let inertia = raw
-        .inertia
-        .map(|i| principal_moments(place, i))
-        .transpose()?;
+    let inertia = raw.inertia.map(|i| principal_moments(place, i)).transpose()?;
 
     let position = finite_n(place, "position", raw.position.unwrap_or([0.0; 3]))?;
     let rotation = unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?;
     let pose = Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation);
-    let linear = finite_n(
-        place,
-        "linear_velocity",
-        raw.linear_velocity.unwrap_or([0.0; 3]),
-    )?;
-    let angular = finite_n(
-        place,
-        "angular_velocity",
-        raw.angular_velocity.unwrap_or([0.0; 3]),
-    )?;
-    let twist = Twist {
-        linear: linear.into(),
-        angular: angular.into(),
-    };
+    let linear = finite_n(place, "linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]))?;
+    let angular = finite_n(place, "angular_velocity", raw.angular_velocity.unwrap_or([0.0; 3]))?;
+    let twist = Twist { linear: linear.into(), angular: angular.into() };
     if fixed && twist != Twist::default() {
-        let key = if twist.linear == Vector3::zeros() {
-            "angular_velocity"
-        } else {
-            "linear_velocity"
-        };
+        let key = if twist.linear == Vector3::zeros() { "angular_velocity" } else { "linear_velocity" };
         return Err(invalid(
             key,
             "is not zero, but the body is fixed and never moves".into(),
@@ -105,7 +73,11 @@ pub(super) fn body_spec(
     let kinematic = raw.kinematic.map(|k| kinematic_spec(k, place, &pose)).transpose()?;
     if kinematic.is_some() {
         if fixed {
-            return Err(invalid("kinematic", "is given for a fixed body".into(), "remove `fixed` or `kinematic`"));
+            return Err(invalid(
+                "kinematic",
+                "is given for a fixed body".into(),
+                "remove `fixed` or `kinematic`",
+            ));
         }
         if twist != Twist::default() {
             return Err(invalid(
@@ -148,7 +120,11 @@ fn kinematic_spec(raw: RawKinematic, place: &Place, pose: &Isometry3) -> Result<
         )),
         Some(frames) => {
             if frames.is_empty() {
-                return Err(invalid("keyframes", "is empty".into(), "give at least one keyframe { t, position, orientation }"));
+                return Err(invalid(
+                    "keyframes",
+                    "is empty".into(),
+                    "give at least one keyframe { t, position, orientation }",
+                ));
             }
             let mut out = Vec::with_capacity(frames.len());
             for (i, f) in frames.into_iter().enumerate() {
@@ -160,18 +136,27 @@ fn kinematic_spec(raw: RawKinematic, place: &Place, pose: &Isometry3) -> Result<
                         "sort the keyframes by time",
                     ));
                 }
-                let position = finite_n(place, "kinematic.keyframes.position", f.position.unwrap_or(pose.translation.vector.into()))?;
+                let position = finite_n(
+                    place,
+                    "kinematic.keyframes.position",
+                    f.position.unwrap_or(pose.translation.vector.into()),
+                )?;
                 let rotation = match f.orientation {
                     Some(q) => unit_quaternion(place, q)?,
                     None => pose.rotation,
                 };
-                out.push(Keyframe { t, pose: Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation) });
+                out.push(Keyframe {
+                    t,
+                    pose: Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation),
+                });
             }
             Ok(Kinematic::Keyframes(out))
         }
         None => {
-            let linear = finite_n(place, "kinematic.linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]))?;
-            let angular = finite_n(place, "kinematic.angular_velocity", raw.angular_velocity.unwrap_or([0.0; 3]))?;
+            let linear =
+                finite_n(place, "kinematic.linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]))?;
+            let angular =
+                finite_n(place, "kinematic.angular_velocity", raw.angular_velocity.unwrap_or([0.0; 3]))?;
             Ok(Kinematic::Constant(Twist { linear: linear.into(), angular: angular.into() }))
         }
     }
@@ -189,8 +174,7 @@ fn unit_quaternion(place: &Place, q: [f64; 4]) -> Result<UnitQuaternion, SceneEr
             problem: format!(
                 "[{w}, {x}, {y}, {z}] is not a unit quaternion (|q| = {norm}, must be 1 within {UNIT_TOLERANCE})"
             ),
-            fix: "normalise it, e.g. [1, 0, 0, 0] for no rotation; the order is [w, x, y, z]"
-                .into(),
+            fix: "normalise it, e.g. [1, 0, 0, 0] for no rotation; the order is [w, x, y, z]".into(),
         });
     }
     Ok(UnitQuaternion::from_quaternion(q))

@@ -14,16 +14,11 @@ pub(super) fn contact_spec(
     let Some(raw) = raw else {
         return Ok(ContactSpec::default());
     };
-    let opt_positive = |key: &str, v: Option<f64>, unit: &str| {
-        v.map(|v| positive(place, key, v, unit)).transpose()
-    };
+    let opt_positive =
+        |key: &str, v: Option<f64>, unit: &str| v.map(|v| positive(place, key, v, unit)).transpose();
     let spec = ContactSpec {
         compliance: raw.compliance.unwrap_or_default(),
-        hydroelastic_modulus: opt_positive(
-            "contact.hydroelastic_modulus",
-            raw.hydroelastic_modulus,
-            "Pa",
-        )?,
+        hydroelastic_modulus: opt_positive("contact.hydroelastic_modulus", raw.hydroelastic_modulus, "Pa")?,
         resolution: opt_positive("contact.resolution", raw.resolution, "m")?,
         dissipation: non_negative(place, "contact.dissipation", raw.dissipation.unwrap_or(0.0))?,
         friction: non_negative(place, "contact.friction", raw.friction.unwrap_or(0.0))?,
@@ -31,11 +26,7 @@ pub(super) fn contact_spec(
     };
     let halfspace = matches!(shape, Shape::HalfSpace);
     if spec.slab_thickness.is_some() && !halfspace {
-        return Err(not_allowed(
-            place,
-            "contact.slab_thickness",
-            "only a half space has a slab thickness",
-        ));
+        return Err(not_allowed(place, "contact.slab_thickness", "only a half space has a slab thickness"));
     }
     if spec.compliance == Compliance::Compliant {
         required(

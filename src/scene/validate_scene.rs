@@ -10,11 +10,7 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
     let Some(raw) = raw else { return Ok(d) };
     let place = Place::section("[sim]");
     let opt = |key: &str, v: Option<f64>| v.map(|v| positive(&place, key, v, "")).transpose();
-    if raw
-        .integrator
-        .as_deref()
-        .is_some_and(|s| s.trim().is_empty())
-    {
+    if raw.integrator.as_deref().is_some_and(|s| s.trim().is_empty()) {
         return Err(SceneError::Invalid {
             place: place.clone(),
             key: "integrator".into(),
@@ -40,10 +36,7 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
 pub(super) fn unique_names(bodies: &[BodySpec], places: &[Place]) -> Result<(), SceneError> {
     for (j, b) in bodies.iter().enumerate() {
         if bodies[..j].iter().any(|a| a.name == b.name) {
-            return Err(SceneError::DuplicateName {
-                place: places[j].clone(),
-                name: b.name.clone(),
-            });
+            return Err(SceneError::DuplicateName { place: places[j].clone(), name: b.name.clone() });
         }
     }
     Ok(())

@@ -56,7 +56,9 @@ pub enum PfGeometry {
     CompliantMesh(CompliantMesh),
     RigidMesh(RigidMesh),
     /// The half space z ≤ 0 with p0 = E·(−z)/slab_thickness.
-    CompliantHalfSpace { slab_thickness: f64 },
+    CompliantHalfSpace {
+        slab_thickness: f64,
+    },
     /// The rigid half space z ≤ 0.
     RigidHalfSpace,
 }
@@ -176,11 +178,7 @@ fn check_positive(key: &'static str, value: f64) -> Result<(), PressureFieldErro
 }
 
 fn check_non_negative(key: &'static str, value: f64) -> Result<(), PressureFieldError> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(())
-    } else {
-        Err(PressureFieldError::Negative { key, value })
-    }
+    if value.is_finite() && value >= 0.0 { Ok(()) } else { Err(PressureFieldError::Negative { key, value }) }
 }
 
 impl PfBody {

@@ -13,7 +13,7 @@ mod pair;
 mod surface;
 mod traction;
 
-pub use body::{CompliantMesh, Compliance, ContactProperties, PfBody, PfGeometry, RigidMesh};
+pub use body::{Compliance, CompliantMesh, ContactProperties, PfBody, PfGeometry, RigidMesh};
 pub use error::PressureFieldError;
 pub use pair::BodyState;
 pub use surface::{ContactPolygon, ContactSurface};

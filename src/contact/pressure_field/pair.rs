@@ -90,7 +90,10 @@ impl<'a> PairFrame<'a> {
 
     /// The static pressure field of a compliant half space secondary, in the primary's frame.
     pub fn half_space_field(&self, e_over_slab: f64) -> LinearField {
-        transform_field(&LinearField { gradient: Vector3::new(0.0, 0.0, -e_over_slab), offset: 0.0 }, &self.p_from_s)
+        transform_field(
+            &LinearField { gradient: Vector3::new(0.0, 0.0, -e_over_slab), offset: 0.0 },
+            &self.p_from_s,
+        )
     }
 
     /// Candidate primitive pairs (primary index, secondary index; for half spaces the secondary
@@ -99,8 +102,12 @@ impl<'a> PairFrame<'a> {
     pub fn candidates(&self, volume: bool) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         match self.kind {
-            PairKind::MeshMesh(m, n) => m.bvh.overlapping_pairs(&n.bvh, &self.p_from_s, &mut |i, j| out.push((i, j))),
-            PairKind::MeshRigid(m, r) => m.bvh.overlapping_pairs(&r.bvh, &self.p_from_s, &mut |i, j| out.push((i, j))),
+            PairKind::MeshMesh(m, n) => {
+                m.bvh.overlapping_pairs(&n.bvh, &self.p_from_s, &mut |i, j| out.push((i, j)))
+            }
+            PairKind::MeshRigid(m, r) => {
+                m.bvh.overlapping_pairs(&r.bvh, &self.p_from_s, &mut |i, j| out.push((i, j)))
+            }
             PairKind::MeshRigidHalfSpace(m) => {
                 m.bvh.below_plane(&self.secondary_plane(), !volume, &mut |i| out.push((i, 0)))
             }
@@ -123,8 +130,12 @@ impl<'a> PairFrame<'a> {
             PairKind::MeshMesh(m, n) => pair_tasks(&m.bvh, &n.bvh, &rel, TARGET),
             PairKind::MeshRigid(m, r) => pair_tasks(&m.bvh, &r.bvh, &rel, TARGET),
             PairKind::MeshRigidHalfSpace(m) => plane_tasks(&m.bvh, &self.secondary_plane(), true, TARGET),
-            PairKind::MeshCompliantHalfSpace(m, _) => plane_tasks(&m.bvh, &self.secondary_plane(), false, TARGET),
-            PairKind::HalfSpaceRigid(_, r) => plane_tasks(&r.bvh, &self.primary_plane_in_secondary(), false, TARGET),
+            PairKind::MeshCompliantHalfSpace(m, _) => {
+                plane_tasks(&m.bvh, &self.secondary_plane(), false, TARGET)
+            }
+            PairKind::HalfSpaceRigid(_, r) => {
+                plane_tasks(&r.bvh, &self.primary_plane_in_secondary(), false, TARGET)
+            }
         }
     }
 
@@ -162,7 +173,8 @@ impl<'a> PairFrame<'a> {
                 let fs = transform_field(&n.pressure[j as usize], x);
                 let (plane, normal) = equilibrium_plane(&fp, &fs)?;
                 let mut poly = tet_section(&m.mesh.tet(i as usize), &plane);
-                if poly.is_empty() || !plane_cuts(&n.mesh.tet(j as usize), &plane.transformed(&self.s_from_p)) {
+                if poly.is_empty() || !plane_cuts(&n.mesh.tet(j as usize), &plane.transformed(&self.s_from_p))
+                {
                     return None;
                 }
                 for pl in &n.planes[j as usize] {
@@ -213,7 +225,8 @@ fn pair_tasks(a: &Bvh, b: &Bvh, rel: &RelativePose, target: usize) -> (Vec<(u32,
 }
 
 fn plane_tasks(a: &Bvh, plane: &Plane, crossing_only: bool, target: usize) -> (Vec<(u32, u32)>, u64) {
-    let tasks: Vec<(u32, u32)> = a.plane_tasks(plane, crossing_only, target).into_iter().map(|i| (i, 0)).collect();
+    let tasks: Vec<(u32, u32)> =
+        a.plane_tasks(plane, crossing_only, target).into_iter().map(|i| (i, 0)).collect();
     let work = tasks.iter().map(|&(i, _)| u64::from(a.size(i))).sum();
     (tasks, work)
 }
@@ -240,7 +253,7 @@ pub fn transform_field(f: &LinearField, p_from_s: &Isometry3) -> LinearField {
 pub fn equilibrium_plane(fp: &LinearField, fs: &LinearField) -> Option<(Plane, Vector3)> {
     let g = fp.gradient - fs.gradient;
     let len = g.norm();
-    if !(len > 0.0) {
+    if len.is_nan() || len <= 0.0 {
         return None;
     }
     let n = g / len;

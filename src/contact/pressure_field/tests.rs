@@ -45,7 +45,10 @@ fn state(body: &PfBody, pose: Isometry3) -> BodyState<'_> {
 }
 
 fn pose(x: [f64; 3], rpy: [f64; 3]) -> Isometry3 {
-    Isometry3::from_parts(crate::math::Vector3::from(x).into(), UnitQuaternion::from_euler_angles(rpy[0], rpy[1], rpy[2]))
+    Isometry3::from_parts(
+        crate::math::Vector3::from(x).into(),
+        UnitQuaternion::from_euler_angles(rpy[0], rpy[1], rpy[2]),
+    )
 }
 
 #[test]
@@ -90,12 +93,17 @@ fn two_cubes_force_is_minus_energy_gradient() {
         let mut dx = [0.0; 3];
         dx[i] = h;
         let shift = |k: f64| {
-            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity()) * pa
+            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity())
+                * pa
         };
         let up = pair_energy(state(&a_body, shift(1.0)), state(&b_body, pb)).unwrap();
         let dn = pair_energy(state(&a_body, shift(-1.0)), state(&b_body, pb)).unwrap();
         let fd = -(up - dn) / (2.0 * h);
-        assert!((fd - w.wrench.force[i]).abs() < 1e-6 * w.wrench.force.norm(), "axis {i}: {fd} vs {}", w.wrench.force[i]);
+        assert!(
+            (fd - w.wrench.force[i]).abs() < 1e-6 * w.wrench.force.norm(),
+            "axis {i}: {fd} vs {}",
+            w.wrench.force[i]
+        );
     }
 }
 
@@ -114,7 +122,12 @@ fn rigid_box_mesh_on_compliant_cube_agrees_with_energy() {
     if mesh.volume() < 0.0 {
         mesh.triangles.iter_mut().for_each(|t| t.swap(1, 2));
     }
-    let rigid = PfBody { geometry: PfGeometry::RigidMesh(RigidMesh::new(mesh)), modulus: None, dissipation: 0.0, friction: 0.0 };
+    let rigid = PfBody {
+        geometry: PfGeometry::RigidMesh(RigidMesh::new(mesh)),
+        modulus: None,
+        dissipation: 0.0,
+        friction: 0.0,
+    };
     let cube = cube_body(0.1, 1e5);
     let pa = pose([0.0, 0.0, 0.0], [0.0; 3]);
     let pb = pose([0.01, 0.02, 0.13], [0.2, 0.3, 0.1]);
@@ -126,7 +139,8 @@ fn rigid_box_mesh_on_compliant_cube_agrees_with_energy() {
         let mut dx = [0.0; 3];
         dx[i] = h;
         let shift = |k: f64| {
-            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity()) * pa
+            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity())
+                * pa
         };
         let up = pair_energy(state(&cube, shift(1.0)), state(&rigid, pb)).unwrap();
         let dn = pair_energy(state(&cube, shift(-1.0)), state(&rigid, pb)).unwrap();

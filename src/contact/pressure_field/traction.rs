@@ -58,11 +58,8 @@ impl std::ops::AddAssign for Accumulator {
 }
 
 /// Quadrature points of the degree-2 rule, as barycentric weights of the triangle's corners.
-const RULE: [[f64; 3]; 3] = [
-    [2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0],
-    [1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0],
-    [1.0 / 6.0, 1.0 / 6.0, 2.0 / 3.0],
-];
+const RULE: [[f64; 3]; 3] =
+    [[2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0], [1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0], [1.0 / 6.0, 1.0 / 6.0, 2.0 / 3.0]];
 
 /// Adds the traction integral of one convex polygon with pressure `p0` and unit normal `n`.
 pub fn integrate_polygon(
