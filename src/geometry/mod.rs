@@ -5,6 +5,7 @@ pub mod bvh;
 pub mod clip;
 pub mod convex_hull;
 mod error;
+pub mod mass_properties;
 pub mod mesh_io;
 pub mod mesher;
 mod shape;
