@@ -1,0 +1,62 @@
+//! A scene turned into a dynamics world: mass properties, motions and contact geometry.
+
+use super::world::ContactWorld;
+use crate::contact::pressure_field::QueryOptions;
+use crate::dynamics::body::{KinematicMotion, Motion, RigidBody};
+use crate::dynamics::world::World;
+use crate::geometry::Shape;
+use crate::geometry::mass_properties::MassProperties;
+use crate::math::{Matrix3, Point3};
+use crate::scene::{BodySpec, Kinematic, Scene};
+use anyhow::{Context, Result};
+
+/// The rigid body of a scene body: its motion, mass, centre of mass and inertia.
+pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
+    let motion = if spec.fixed {
+        Motion::Fixed
+    } else {
+        match &spec.kinematic {
+            Some(Kinematic::Constant(twist)) => Motion::Kinematic(KinematicMotion::Constant { start: spec.pose, twist: *twist }),
+            Some(Kinematic::Keyframes(frames)) => {
+                Motion::Kinematic(KinematicMotion::Keyframes(frames.iter().map(|k| (k.t, k.pose)).collect()))
+            }
+            None => Motion::Free,
+        }
+    };
+    let (mut mass, mut com, mut inertia) = (spec.mass.unwrap_or(0.0), Point3::origin(), Matrix3::zeros());
+    if matches!(motion, Motion::Free) && !matches!(spec.shape, Shape::HalfSpace) {
+        let props = MassProperties::of_shape(&spec.shape)
+            .with_context(|| format!("body `{}`: computing its mass properties", spec.name))?;
+        if let Some(density) = spec.density {
+            mass = density * props.volume;
+        }
+        com = props.centroid;
+        inertia = match spec.inertia {
+            // Given about the body-frame origin: move it to the centre of mass.
+            Some(i) => {
+                let c = com.coords;
+                Matrix3::from_diagonal(&i.into()) - mass * (Matrix3::identity() * c.norm_squared() - c * c.transpose())
+            }
+            None => props.inertia_for_mass(mass),
+        };
+    }
+    Ok(RigidBody {
+        name: spec.name.clone(),
+        motion,
+        mass,
+        com,
+        inertia,
+        force: spec.force,
+        torque: spec.torque,
+        initial_pose: spec.pose,
+        initial_twist: spec.twist,
+    })
+}
+
+/// The world of a scene (meshing every body; progress on stderr when `progress` is set).
+pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
+    let bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
+    let contact = ContactWorld::build(scene, progress)?;
+    let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
+    Ok(World::new(bodies, contact.bodies, scene.sim.gravity, options))
+}
