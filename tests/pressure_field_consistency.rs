@@ -300,3 +300,52 @@ fn results_are_bit_identical_with_and_without_threads() {
     assert!(one.0.force.norm() > 1.0);
     assert_eq!(format!("{one:?}"), format!("{two:?}"), "threaded and single-threaded results differ");
 }
+
+#[test]
+fn velocity_jacobian_matches_finite_differences() {
+    use contactlab::contact::pressure_field::evaluate_pair_with_jacobian;
+    let ball = with(Shape::Sphere { radius: 0.1 }, 1e5, 2.0, 0.4);
+    let block = with(Shape::Box { size: [0.3, 0.2, 0.1] }, 3e5, 1.0, 0.6);
+    let (pa, pb) = (pose([0.01, 0.02, 0.14], [0.2, 0.1, 0.3]), pose([0.0, 0.0, 0.0], [0.05, -0.1, 0.2]));
+    let (ca, cb) = (Point3::new(0.012, 0.018, 0.15), Point3::new(0.001, -0.002, 0.003));
+    let va = [0.02, -0.01, -0.03, 0.3, -0.2, 0.5];
+    let vb = [-0.01, 0.005, 0.01, 0.1, 0.2, -0.1];
+    let opts = QueryOptions { stiction_speed: 0.01 };
+    // Generalized forces (force, torque about the reference point) of both bodies, for body
+    // velocities given at the reference points.
+    let generalized = |va: &[f64; 6], vb: &[f64; 6]| {
+        let twist = |v: &[f64; 6], c: &Point3, p: &Isometry3| {
+            let w = Vector3::new(v[3], v[4], v[5]);
+            let lin = Vector3::new(v[0], v[1], v[2]) + w.cross(&(p.translation.vector - c.coords));
+            contactlab::math::Twist { linear: lin, angular: w }
+        };
+        let sa = BodyState { body: &ball, pose: pa, twist: twist(va, &ca, &pa) };
+        let sb = BodyState { body: &block, pose: pb, twist: twist(vb, &cb, &pb) };
+        let (w, j) = evaluate_pair_with_jacobian(sa, sb, &ca, &cb, &opts).unwrap();
+        let q = [w.wrench.force, w.wrench.torque_about(&ca), -w.wrench.force, -w.wrench.torque_about(&cb)];
+        (q, j)
+    };
+    let (q0, j) = generalized(&va, &vb);
+    assert!(q0[0].norm() > 1.0, "in contact");
+    let h = 1e-7;
+    let mut max_err: f64 = 0.0;
+    for col in 0..12 {
+        let (mut a1, mut b1, mut a2, mut b2) = (va, vb, va, vb);
+        if col < 6 {
+            a1[col] += h;
+            a2[col] -= h;
+        } else {
+            b1[col - 6] += h;
+            b2[col - 6] -= h;
+        }
+        let (q1, _) = generalized(&a1, &b1);
+        let (q2, _) = generalized(&a2, &b2);
+        for row in 0..12 {
+            let fd = (q1[row / 3][row % 3] - q2[row / 3][row % 3]) / (2.0 * h);
+            max_err = max_err.max((fd - j[(row, col)]).abs());
+        }
+    }
+    let scale = j.abs().max();
+    eprintln!("max |J − FD| = {max_err:.3e} of {scale:.3e}");
+    assert!(max_err < 1e-5 * scale, "Jacobian differs from finite differences by {max_err}");
+}

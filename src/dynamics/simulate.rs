@@ -49,10 +49,9 @@ pub fn run(
         Integrator::SemiImplicitEuler { dt } => {
             let steps = (duration / dt).round().max(1.0) as u64;
             let every = ((output_dt / dt).round() as u64).max(1);
-            let mut dy = vec![0.0; y.len()];
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
-                semi_implicit_euler::step(world, t, &mut y, *dt, &mut dy)?;
+                semi_implicit_euler::step(world, t, &mut y, *dt)?;
                 stats.steps += 1;
                 stats.evaluations += 1;
                 stats.t_end = k as f64 * dt;

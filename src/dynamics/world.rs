@@ -7,7 +7,7 @@
 
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
-use crate::contact::pressure_field::{self, BodyState, PairWrench, PfBody, QueryOptions};
+use crate::contact::pressure_field::{self, BodyState, PairWrench, PfBody, QueryOptions, VelocityJacobian};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
 
@@ -123,77 +123,103 @@ impl World {
             .collect()
     }
 
-    /// The contact of every pair whose bounds overlap, in pair order (computed in parallel).
-    pub fn contacts(&self, poses: &[(Isometry3, Twist)]) -> Result<Vec<PairContact>, DynamicsError> {
+    /// The contact of every touching pair, in pair order.
+    pub fn contacts(&self, t: f64, y: &[f64]) -> Result<Vec<PairContact>, DynamicsError> {
+        Ok(self.loads(t, y, false)?.contacts)
+    }
+
+    /// The loads on every body at a state: generalized forces (force, torque about the centre
+    /// of mass; world frame) and the rate of dissipation; with `jacobian`, also each contact
+    /// pair's derivative of the generalized forces with respect to the bodies' velocities.
+    pub fn loads(&self, t: f64, y: &[f64], jacobian: bool) -> Result<Loads, DynamicsError> {
+        if let Some(bad) = self.non_finite_bodies(y) {
+            return Err(DynamicsError::NonFinite { t, bodies: bad });
+        }
+        let poses = self.poses(t, y);
+        let coms: Vec<Point3> = self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
+        let active = self.active_pairs(&poses);
+        let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
+        let contact_error = |a: usize, b: usize| {
+            move |source| DynamicsError::Contact { a: self.bodies[a].name.clone(), b: self.bodies[b].name.clone(), source }
+        };
+        let eval = |&(a, b): &(usize, usize)| -> Result<(PairContact, Option<VelocityJacobian>), DynamicsError> {
+            if jacobian {
+                let (result, j) =
+                    pressure_field::evaluate_pair_with_jacobian(state(a), state(b), &coms[a], &coms[b], &self.options)
+                        .map_err(contact_error(a, b))?;
+                Ok((PairContact { a, b, result }, Some(j)))
+            } else {
+                let result = pressure_field::evaluate_pair(state(a), state(b), &self.options).map_err(contact_error(a, b))?;
+                Ok((PairContact { a, b, result }, None))
+            }
+        };
+        let results: Vec<_> =
+            if active.len() > 1 { active.par_iter().map(eval).collect() } else { active.iter().map(eval).collect() };
+        let mut loads = Loads {
+            force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
+            torque: self.bodies.iter().map(|b| b.torque).collect(),
+            dissipation: 0.0,
+            contacts: Vec::new(),
+            jacobians: Vec::new(),
+        };
+        for r in results {
+            let (c, j) = r?;
+            if c.result.faces == 0 {
+                continue;
+            }
+            let w = c.result.wrench;
+            loads.force[c.a] += w.force;
+            loads.torque[c.a] += w.torque_about(&coms[c.a]);
+            loads.force[c.b] -= w.force;
+            loads.torque[c.b] -= w.torque_about(&coms[c.b]);
+            loads.dissipation -= c.result.dissipation_power;
+            if let Some(j) = j {
+                loads.jacobians.push((c.a, c.b, j));
+            }
+            loads.contacts.push(c);
+        }
+        Ok(loads)
+    }
+
+    /// y' = f(t, y).
+    pub fn derivative(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
+        let loads = self.loads(t, y, false)?;
+        for (i, b) in self.bodies.iter().enumerate() {
+            let Some(o) = self.layout.offset[i] else { continue };
+            let q = Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
+            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            let inertia = self.world_inertia(i, y);
+            let alpha = inertia.try_inverse().unwrap_or_else(Matrix3::zeros) * (loads.torque[i] - w.cross(&(inertia * w)));
+            let qdot = Quaternion::from_imag(w) * q * 0.5;
+            let a = loads.force[i] / b.mass;
+            dy[o..o + 3].copy_from_slice(&y[o + 7..o + 10]);
+            dy[o + 3..o + 7].copy_from_slice(&[qdot.w, qdot.i, qdot.j, qdot.k]);
+            dy[o + 7..o + 10].copy_from_slice(a.as_slice());
+            dy[o + 10..o + 13].copy_from_slice(alpha.as_slice());
+        }
+        dy[self.layout.dissipated()] = loads.dissipation;
+        Ok(())
+    }
+
+    /// The inertia tensor of free body `i` about its centre of mass, world axes.
+    pub fn world_inertia(&self, i: usize, y: &[f64]) -> Matrix3 {
+        let o = self.layout.offset[i].unwrap_or(0);
+        let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
+        let r = q.to_rotation_matrix();
+        r.matrix() * self.bodies[i].inertia * r.matrix().transpose()
+    }
+
+    /// The candidate pairs whose world bounds overlap.
+    fn active_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
         let bounds: Vec<_> = self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
-        let active: Vec<(usize, usize)> = self
-            .pairs
+        self.pairs
             .iter()
             .copied()
             .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
                 (Some((la, ha)), Some((lb, hb))) => (0..3).all(|k| la[k] <= hb[k] && lb[k] <= ha[k]),
                 _ => true,
             })
-            .collect();
-        let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
-        let eval = |&(a, b): &(usize, usize)| {
-            pressure_field::evaluate_pair(state(a), state(b), &self.options)
-                .map(|result| PairContact { a, b, result })
-                .map_err(|source| DynamicsError::Contact {
-                    a: self.bodies[a].name.clone(),
-                    b: self.bodies[b].name.clone(),
-                    source,
-                })
-        };
-        let results: Vec<Result<PairContact, DynamicsError>> = if active.len() > 1 {
-            active.par_iter().map(eval).collect()
-        } else {
-            active.iter().map(eval).collect()
-        };
-        results.into_iter().filter(|r| r.as_ref().map_or(true, |c| c.result.faces > 0)).collect()
-    }
-
-    /// y' = f(t, y).
-    pub fn derivative(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
-        if let Some(bad) = self.non_finite_bodies(y) {
-            return Err(DynamicsError::NonFinite { t, bodies: bad });
-        }
-        let poses = self.poses(t, y);
-        let contacts = self.contacts(&poses)?;
-        // Net force and torque about the world origin on every body.
-        let mut force: Vec<Vector3> = self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect();
-        let mut torque: Vec<Vector3> = vec![Vector3::zeros(); self.bodies.len()];
-        let mut dissipation = 0.0;
-        for c in &contacts {
-            let w = c.result.wrench;
-            force[c.a] += w.force;
-            torque[c.a] += w.torque;
-            force[c.b] -= w.force;
-            torque[c.b] -= w.torque;
-            dissipation -= c.result.dissipation_power;
-        }
-        for (i, b) in self.bodies.iter().enumerate() {
-            let Some(o) = self.layout.offset[i] else { continue };
-            let com = Point3::new(y[o], y[o + 1], y[o + 2]);
-            let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
-            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-            // Torque about the centre of mass: contact torques are about the world origin, the
-            // applied torque and gravity (at the centre of mass) need no shift.
-            let tau = b.torque + torque[i] - com.coords.cross(&(force[i] - b.force - self.gravity * b.mass));
-            let r = q.to_rotation_matrix();
-            let inertia: Matrix3 = r.matrix() * b.inertia * r.matrix().transpose();
-            let alpha =
-                inertia.try_inverse().unwrap_or_else(Matrix3::zeros) * (tau - w.cross(&(inertia * w)));
-            let qdot =
-                Quaternion::from_imag(w) * Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]) * 0.5;
-            let a = force[i] / b.mass;
-            dy[o..o + 3].copy_from_slice(&y[o + 7..o + 10]);
-            dy[o + 3..o + 7].copy_from_slice(&[qdot.w, qdot.i, qdot.j, qdot.k]);
-            dy[o + 7..o + 10].copy_from_slice(a.as_slice());
-            dy[o + 10..o + 13].copy_from_slice(alpha.as_slice());
-        }
-        dy[self.layout.dissipated()] = dissipation;
-        Ok(())
+            .collect()
     }
 
     /// Renormalises the quaternions of a state.
@@ -236,7 +262,7 @@ impl World {
         }
         let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
         let mut elastic = 0.0;
-        for c in self.contacts(&poses)? {
+        for c in self.contacts(t, y)? {
             elastic += pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| {
                 DynamicsError::Contact {
                     a: self.bodies[c.a].name.clone(),
@@ -257,8 +283,7 @@ impl World {
 
     /// Names of the bodies in contact at a state, for messages.
     pub fn bodies_in_contact(&self, t: f64, y: &[f64]) -> String {
-        let poses = self.poses(t, y);
-        match self.contacts(&poses) {
+        match self.contacts(t, y) {
             Ok(c) if !c.is_empty() => {
                 let mut names: Vec<&str> = c
                     .iter()
@@ -271,6 +296,21 @@ impl World {
             _ => "none".into(),
         }
     }
+}
+
+/// The loads on the bodies at a state (see [`World::loads`]).
+#[derive(Clone, Debug)]
+pub struct Loads {
+    /// Net force on each body (N, world frame).
+    pub force: Vec<Vector3>,
+    /// Net torque on each body about its centre of mass (N·m, world frame).
+    pub torque: Vec<Vector3>,
+    /// Rate at which contact dissipates energy (W, ≥ 0).
+    pub dissipation: f64,
+    /// The touching pairs.
+    pub contacts: Vec<PairContact>,
+    /// (a, b, ∂Q/∂V) of each touching pair, when asked for.
+    pub jacobians: Vec<(usize, usize, VelocityJacobian)>,
 }
 
 /// Energies of the world (J). `total` = kinetic + gravity + elastic + dissipated: constant

@@ -18,7 +18,8 @@ pub use error::PressureFieldError;
 pub use pair::BodyState;
 pub use surface::{ContactPolygon, ContactSurface};
 
-use crate::math::{Vector3, Wrench};
+use crate::math::{Point3, Vector3, Wrench};
+use nalgebra::{Matrix6, SMatrix};
 use pair::PairFrame;
 use rayon::prelude::*;
 use traction::{Accumulator, Kinetics};
@@ -65,32 +66,98 @@ pub fn evaluate_pair(
     options: &QueryOptions,
 ) -> Result<PairWrench, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
-    let kin = kinetics(&pair, options);
-    let (tasks, work) = pair.tasks();
+    let acc = accumulate(&pair, &kinetics(&pair, options, false));
+    Ok(pair_wrench(&pair, &acc))
+}
 
+/// The derivative of the generalized contact forces of a pair with respect to the bodies'
+/// velocities, for implicit integration. Each body's velocity is (linear velocity of its
+/// reference point, angular velocity), world frame; its generalized force is (force, torque
+/// about its reference point). Order: `a` then `b`.
+pub type VelocityJacobian = SMatrix<f64, 12, 12>;
+
+/// [`evaluate_pair`] and the [`VelocityJacobian`] about the reference points `ref_a`, `ref_b`
+/// (world frame; e.g. the centres of mass).
+pub fn evaluate_pair_with_jacobian(
+    a: BodyState,
+    b: BodyState,
+    ref_a: &Point3,
+    ref_b: &Point3,
+    options: &QueryOptions,
+) -> Result<(PairWrench, VelocityJacobian), PressureFieldError> {
+    let pair = PairFrame::new(a, b)?;
+    let acc = accumulate(&pair, &kinetics(&pair, options, true));
+    let (ref_p, ref_s) = if pair.swapped { (ref_b, ref_a) } else { (ref_a, ref_b) };
+    let jp = velocity_jacobian(&pair, &acc.jacobian, ref_p, ref_s);
+    // Reorder (primary, secondary) blocks to (a, b).
+    let jac = if pair.swapped {
+        let mut j = VelocityJacobian::zeros();
+        for (ri, rj) in [(0, 6), (6, 0)] {
+            for (ci, cj) in [(0, 6), (6, 0)] {
+                j.fixed_view_mut::<6, 6>(ri, ci).copy_from(&jp.fixed_view::<6, 6>(rj, cj));
+            }
+        }
+        j
+    } else {
+        jp
+    };
+    Ok((pair_wrench(&pair, &acc), jac))
+}
+
+/// Integrates every polygon of a pair in its primary frame.
+fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
+    let (tasks, work) = pair.tasks();
     let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
         pair.run_task(*task, &mut |c| {
             if let Some((poly, p0, n)) = pair.polygon(c) {
-                traction::integrate_polygon(poly.points(), &p0, &n, &kin, &mut acc);
+                traction::integrate_polygon(poly.points(), &p0, &n, kin, &mut acc);
             }
         });
         acc
     };
     // Tasks and their order do not depend on the thread count, and partial sums are added in
     // task order, so the result is bit-identical with or without threads.
-    let parts: Vec<Accumulator> = if work >= PARALLEL_WORK {
-        tasks.par_iter().map(run).collect()
-    } else {
-        tasks.iter().map(run).collect()
-    };
+    let parts: Vec<Accumulator> =
+        if work >= PARALLEL_WORK { tasks.par_iter().map(run).collect() } else { tasks.iter().map(run).collect() };
     let mut acc = Accumulator::default();
     for p in parts {
         acc += p;
     }
+    acc
+}
+
+/// The wrench on `a` in the world frame from the primary-frame sums.
+fn pair_wrench(pair: &PairFrame, acc: &Accumulator) -> PairWrench {
     let on_primary = Wrench { force: acc.force, torque: acc.torque }.transformed(&pair.primary.pose);
     let wrench = if pair.swapped { -on_primary } else { on_primary };
-    Ok(PairWrench { wrench, area: acc.area, faces: acc.polygons, dissipation_power: acc.dissipation_power })
+    PairWrench { wrench, area: acc.area, faces: acc.polygons, dissipation_power: acc.dissipation_power }
+}
+
+/// Chain rule from ∂(primary-frame wrench about its origin)/∂(u, w) to the generalized forces
+/// and velocities of both bodies about their reference points (world frame):
+/// ∂Q/∂V = C·J·B, with (u, w) = B·V and Q = C·(F', τ').
+fn velocity_jacobian(pair: &PairFrame, j: &Matrix6<f64>, ref_p: &Point3, ref_s: &Point3) -> VelocityJacobian {
+    let r = *pair.primary.pose.rotation.to_rotation_matrix().matrix();
+    let rt = r.transpose();
+    let origin = Point3::from(pair.primary.pose.translation.vector);
+    let rp = (origin - ref_p).cross_matrix();
+    let rs = (origin - ref_s).cross_matrix();
+    let mut b = SMatrix::<f64, 6, 12>::zeros();
+    b.fixed_view_mut::<3, 3>(0, 0).copy_from(&rt);
+    b.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-rt * rp));
+    b.fixed_view_mut::<3, 3>(0, 6).copy_from(&(-rt));
+    b.fixed_view_mut::<3, 3>(0, 9).copy_from(&(rt * rs));
+    b.fixed_view_mut::<3, 3>(3, 3).copy_from(&rt);
+    b.fixed_view_mut::<3, 3>(3, 9).copy_from(&(-rt));
+    let mut c = SMatrix::<f64, 12, 6>::zeros();
+    c.fixed_view_mut::<3, 3>(0, 0).copy_from(&r);
+    c.fixed_view_mut::<3, 3>(3, 0).copy_from(&(rp * r));
+    c.fixed_view_mut::<3, 3>(3, 3).copy_from(&r);
+    c.fixed_view_mut::<3, 3>(6, 0).copy_from(&(-r));
+    c.fixed_view_mut::<3, 3>(9, 0).copy_from(&(-rs * r));
+    c.fixed_view_mut::<3, 3>(9, 3).copy_from(&(-r));
+    c * j * b
 }
 
 /// The contact surface of a pair in the world frame, normals from `b` into `a`.
@@ -128,7 +195,7 @@ pub fn pair_energy(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError
 
 /// The relative velocity and effective dissipation and friction of a pair, in the primary's
 /// frame.
-fn kinetics(pair: &PairFrame, options: &QueryOptions) -> Kinetics {
+fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool) -> Kinetics {
     let (p, s) = (&pair.primary, &pair.secondary);
     let rinv = p.pose.rotation.inverse();
     let wp = rinv * p.twist.angular;
@@ -146,7 +213,7 @@ fn kinetics(pair: &PairFrame, options: &QueryOptions) -> Kinetics {
     };
     let (mp, ms) = (p.body.friction, s.body.friction);
     let friction = if mp + ms > 0.0 { 2.0 * mp * ms / (mp + ms) } else { 0.0 };
-    Kinetics { u, w: wp - ws, dissipation, friction, stiction_speed: options.stiction_speed }
+    Kinetics { u, w: wp - ws, dissipation, friction, stiction_speed: options.stiction_speed, jacobian }
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@
 //! Without them, the same integrals are evaluated in closed form.
 
 use crate::field::LinearField;
-use crate::math::{Point3, Vector3};
+use crate::math::{Matrix3, Point3, Vector3};
+use nalgebra::Matrix6;
 
 /// Velocity-dependent parameters of a pair, in the primary body's frame.
 #[derive(Clone, Copy, Debug)]
@@ -25,13 +26,15 @@ pub struct Kinetics {
     pub friction: f64,
     /// Stiction (regularization) speed (m/s).
     pub stiction_speed: f64,
+    /// Whether to accumulate the derivative of the wrench with respect to (u, w).
+    pub jacobian: bool,
 }
 
 impl Kinetics {
     /// Whether tractions depend on velocity at all.
     pub fn is_static(&self) -> bool {
         (self.dissipation == 0.0 && self.friction == 0.0)
-            || (self.u == Vector3::zeros() && self.w == Vector3::zeros())
+            || (!self.jacobian && self.u == Vector3::zeros() && self.w == Vector3::zeros())
     }
 }
 
@@ -45,6 +48,9 @@ pub struct Accumulator {
     /// Power of the dissipative tractions (Hunt–Crossley excess pressure and friction) on the
     /// relative motion (W, ≤ 0): the rate at which the contact turns mechanical energy into heat.
     pub dissipation_power: f64,
+    /// ∂(force, torque)/∂(u, w) when [`Kinetics::jacobian`] is set (rows: force, torque about
+    /// the frame origin; columns: u, w).
+    pub jacobian: Matrix6<f64>,
 }
 
 impl std::ops::AddAssign for Accumulator {
@@ -54,6 +60,7 @@ impl std::ops::AddAssign for Accumulator {
         self.area += o.area;
         self.polygons += o.polygons;
         self.dissipation_power += o.dissipation_power;
+        self.jacobian += o.jacobian;
     }
 }
 
@@ -118,6 +125,9 @@ pub fn integrate_polygon(
             let x = Point3::from(c.coords * w[0] + x1.coords * w[1] + x2.coords * w[2]);
             let q0 = p0.value(&x);
             let (t, v) = traction(&x, q0, n, kin);
+            if kin.jacobian {
+                add_jacobian(&mut acc.jacobian, &x, q0, n, &v, kin, a / 3.0);
+            }
             let t = t * (a / 3.0);
             force += t;
             torque += x.coords.cross(&t);
@@ -142,4 +152,30 @@ fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> (Vector3, Vecto
     let s = kin.stiction_speed;
     let slip = (vt.norm_squared() + s * s).sqrt();
     (n * p - vt * (kin.friction * p / slip), v)
+}
+
+/// Adds `weight` × the derivative of the traction at x (and of its moment) with respect to the
+/// relative twist (u, w), where the relative velocity is v = u + w × x.
+fn add_jacobian(jac: &mut Matrix6<f64>, x: &Point3, p0: f64, n: &Vector3, v: &Vector3, kin: &Kinetics, weight: f64) {
+    let vn = v.dot(n);
+    let p = p0 * (1.0 - kin.dissipation * vn);
+    if p <= 0.0 {
+        return;
+    }
+    let dp: Vector3 = n * (-p0 * kin.dissipation);
+    let vt = v - n * vn;
+    let s2 = vt.norm_squared() + kin.stiction_speed * kin.stiction_speed;
+    let s = s2.sqrt();
+    let projector = Matrix3::identity() - n * n.transpose();
+    // T = n p − μ p vt/s  ⇒  ∂T/∂v = (n − μ vt/s) ∂pᵀ − μ p (P/s − vt vtᵀ/s³).
+    let d: Matrix3 = (n - vt * (kin.friction / s)) * dp.transpose()
+        - (projector / s - vt * vt.transpose() / (s2 * s)) * (kin.friction * p);
+    let xs = x.coords.cross_matrix();
+    let dw = -d * xs;
+    let mut block = Matrix6::zeros();
+    block.fixed_view_mut::<3, 3>(0, 0).copy_from(&d);
+    block.fixed_view_mut::<3, 3>(0, 3).copy_from(&dw);
+    block.fixed_view_mut::<3, 3>(3, 0).copy_from(&(xs * d));
+    block.fixed_view_mut::<3, 3>(3, 3).copy_from(&(xs * dw));
+    *jac += block * weight;
 }
