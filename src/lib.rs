@@ -7,6 +7,7 @@
 pub mod app;
 pub mod commands;
 pub mod contact;
+pub mod dynamics;
 pub mod field;
 pub mod geometry;
 pub mod math;

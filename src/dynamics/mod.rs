@@ -1,0 +1,3 @@
+//! Dynamics: bodies, the world, integrators.
+
+pub mod ode;
