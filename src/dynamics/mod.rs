@@ -1,9 +1,10 @@
 //! Dynamics: bodies, the world, integrators.
 
 pub mod body;
+mod error;
+pub mod ode;
 pub mod semi_implicit_euler;
 pub mod simulate;
-mod error;
 pub mod world;
 
 pub use error::DynamicsError;

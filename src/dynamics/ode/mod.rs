@@ -1,0 +1,52 @@
+//! Adaptive integrators for first-order systems `y' = f(t, y)`: an explicit Dormand–Prince 5(4)
+//! pair for non-stiff problems and the implicit Radau IIA method of order 5 for stiff ones.
+//! Both control the step size from a local error estimate, deliver dense output at requested
+//! times and let the system project accepted states back onto a constraint manifold.
+
+mod common;
+mod dopri5;
+mod error;
+mod options;
+mod radau5;
+mod radau5_tableau;
+
+pub use dopri5::integrate_dopri5;
+pub use error::OdeError;
+pub use options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
+pub use radau5::integrate_radau5;
+
+/// A first-order system y' = f(t, y).
+pub trait OdeSystem {
+    /// Number of state components.
+    fn dim(&self) -> usize;
+    /// Writes f(t, y) into dy. Errors (e.g. a non-finite state) stop the integration and are
+    /// returned unchanged; non-finite values written into `dy` are caught by the integrator.
+    fn derivative(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), OdeError>;
+    /// Called on every accepted step's end state; may modify it (e.g. renormalise quaternions).
+    /// Default: nothing.
+    fn project(&mut self, _y: &mut [f64]) {}
+}
+
+/// An [`OdeSystem`] made of a dimension and a closure, for small problems and tests.
+pub struct FnSystem<F> {
+    dim: usize,
+    f: F,
+}
+
+impl<F: FnMut(f64, &[f64], &mut [f64])> FnSystem<F> {
+    /// A system of `dim` components whose derivative is `f(t, y, dy)`.
+    pub fn new(dim: usize, f: F) -> Self {
+        Self { dim, f }
+    }
+}
+
+impl<F: FnMut(f64, &[f64], &mut [f64])> OdeSystem for FnSystem<F> {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn derivative(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), OdeError> {
+        (self.f)(t, y, dy);
+        Ok(())
+    }
+}
