@@ -162,3 +162,107 @@ contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 
     assert!(y[0].hypot(y[1]) < 1e-3);
     let _ = (Quaternion::identity(), UnitQuaternion::identity(), Vector3::zeros(), body_z(y));
 }
+
+fn ball_drop_scene() -> String {
+    format!(
+        r#"{GROUND}
+[[body]]
+name = "ball"
+mass = 1.0
+position = [0.0, 0.0, 0.3]
+shape = {{ type = "sphere", radius = 0.1 }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = 1e5, resolution = 0.02 }}
+"#
+    )
+    .replace("friction = 0.5", "friction = 0.0")
+}
+
+#[test]
+fn bouncing_ball_conserves_energy_with_adaptive_integrators() {
+    use contactlab::dynamics::ode::Tolerances;
+    let w = world(&ball_drop_scene());
+    for (name, integrator) in [
+        ("dopri5", Integrator::Dopri5 { tolerances: Tolerances::new(1e-10, 1e-12), initial_step: None }),
+        ("radau5", Integrator::Radau5 { tolerances: Tolerances::new(1e-9, 1e-11), initial_step: None }),
+    ] {
+        let mut e0 = None;
+        let (mut drift, mut max_elastic, mut top_late) = (0.0f64, 0.0f64, 0.0f64);
+        let stats = run(&w, &integrator, 2.0, 0.002, |t, y| {
+            let e = w.energies(t, y).unwrap();
+            let e0 = *e0.get_or_insert(e.total);
+            drift = drift.max((e.total - e0).abs() / e0);
+            max_elastic = max_elastic.max(e.elastic);
+            if t > 1.0 {
+                top_late = top_late.max(y[2]);
+            }
+            Ok(Flow::Continue)
+        })
+        .unwrap();
+        eprintln!("{name}: {stats:?}, energy drift {drift:.2e}, max elastic {max_elastic:.3} J, top {top_late:.6} m");
+        assert!(max_elastic > 1.0, "{name}: the ball must press into the ground");
+        assert!(drift <= 1e-4, "{name}: energy drift {drift:.2e}");
+        assert!((top_late - 0.3).abs() < 1e-3, "{name}: back to {top_late} m, dropped from 0.3 m");
+    }
+}
+
+#[test]
+fn torque_free_tumbling_conserves_energy_and_angular_momentum() {
+    use contactlab::dynamics::ode::Tolerances;
+    // Spinning near the intermediate axis of a 0.1 × 0.2 × 0.3 box: it tumbles (flips)
+    // repeatedly, which stresses the rotational dynamics.
+    let text = r#"
+[sim]
+gravity = [0.0, 0.0, 0.0]
+
+[[body]]
+name = "brick"
+mass = 2.0
+angular_velocity = [0.3, 6.0, 0.3]
+shape = { type = "box", size = [0.1, 0.2, 0.3] }
+"#;
+    let w = world(text);
+    let momentum = |t: f64, y: &[f64]| {
+        let inertia = w.world_inertia(0, y);
+        let _ = t;
+        inertia * Vector3::new(y[10], y[11], y[12])
+    };
+    let integrator = Integrator::Dopri5 { tolerances: Tolerances::new(1e-11, 1e-13), initial_step: None };
+    let (mut e0, mut l0) = (None, None);
+    let (mut de, mut dl, mut flips) = (0.0f64, 0.0f64, 0);
+    let mut last_sign = 1.0;
+    run(&w, &integrator, 5.0, 0.01, |t, y| {
+        let e = w.energies(t, y).unwrap().kinetic;
+        let l = momentum(t, y);
+        let (e0, l0) = (*e0.get_or_insert(e), *l0.get_or_insert(l));
+        de = de.max((e - e0).abs() / e0);
+        dl = dl.max((l - l0).norm() / l0.norm());
+        // The body's y axis flips back and forth in the world.
+        let q = UnitQuaternion::new_normalize(Quaternion::new(y[3], y[4], y[5], y[6]));
+        let s = (q * Vector3::y()).y.signum();
+        if s != last_sign {
+            flips += 1;
+            last_sign = s;
+        }
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    eprintln!("energy drift {de:.2e}, momentum drift {dl:.2e}, flips {flips}");
+    assert!(flips >= 2, "the box should tumble");
+    assert!(de < 1e-8 && dl < 1e-8, "energy drift {de:.2e}, momentum drift {dl:.2e}");
+}
+
+#[test]
+fn the_same_scene_gives_bit_identical_trajectories() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/boxes_16.toml")).unwrap();
+    let w = world(&text);
+    let go = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| trajectory(&w, &Integrator::SemiImplicitEuler { dt: 1e-3 }, 0.4, 0.01))
+    };
+    let (a, b, c) = (go(2), go(2), go(1));
+    assert!(a.last().unwrap().1[2] < 0.2, "boxes fell");
+    for ((x, y), z) in a.iter().zip(&b).zip(&c) {
+        assert_eq!(x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), y.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+        assert_eq!(x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), z.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    }
+}

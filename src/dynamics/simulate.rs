@@ -1,14 +1,43 @@
 //! Running a world forward in time with a chosen integrator, reporting states at output times.
 
 use super::error::DynamicsError;
+use super::ode::{self, AdaptiveOptions, OdeError, OdeSystem, Tolerances};
 use super::semi_implicit_euler;
 use super::world::World;
 
 /// The integrators, with their settings.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Integrator {
-    /// Fixed-step semi-implicit (symplectic) Euler with step `dt` (s).
+    /// Fixed-step semi-implicit Euler with step `dt` (s); dissipation and friction implicit.
     SemiImplicitEuler { dt: f64 },
+    /// Adaptive explicit Dormand–Prince 5(4).
+    Dopri5 { tolerances: Tolerances, initial_step: Option<f64> },
+    /// Adaptive implicit Radau IIA of order 5 (stiffly accurate, L-stable), for stiff contact.
+    Radau5 { tolerances: Tolerances, initial_step: Option<f64> },
+}
+
+/// A world seen as an ODE system; keeps the first dynamics error for the caller.
+struct WorldSystem<'a> {
+    world: &'a World,
+    error: Option<DynamicsError>,
+}
+
+impl OdeSystem for WorldSystem<'_> {
+    fn dim(&self) -> usize {
+        self.world.layout.dim
+    }
+
+    fn derivative(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), OdeError> {
+        self.world.derivative(t, y, dy).map_err(|e| {
+            let message = e.to_string();
+            self.error.get_or_insert(e);
+            OdeError::system(t, message)
+        })
+    }
+
+    fn project(&mut self, y: &mut [f64]) {
+        self.world.normalize(y);
+    }
 }
 
 /// Whether to go on after an output.
@@ -60,6 +89,71 @@ pub fn run(
                 }
             }
         }
+        Integrator::Dopri5 { tolerances, initial_step } | Integrator::Radau5 { tolerances, initial_step } => {
+            let n = (duration / output_dt).ceil().max(1.0) as usize;
+            let outputs: Vec<f64> = (1..=n).map(|k| (k as f64 * output_dt).min(duration)).collect();
+            // Free flight is a polynomial the methods integrate exactly, so their error estimate
+            // would let the step grow until it jumps over a whole contact: cap it at the output
+            // interval.
+            let options = AdaptiveOptions {
+                initial_step: *initial_step,
+                max_step: Some(output_dt),
+                max_steps: u64::MAX,
+                ..AdaptiveOptions::default()
+            };
+            let mut system = WorldSystem { world, error: None };
+            let mut failure: Option<DynamicsError> = None;
+            // The last state shown, to name the bodies in contact if the integrator fails.
+            let mut last = (0.0, y.clone());
+            let observer = |t: f64, y: &[f64]| {
+                last = (t, y.to_vec());
+                match observe(t, y) {
+                    Ok(Flow::Continue) => ode::Flow::Continue,
+                    Ok(Flow::Stop) => ode::Flow::Stop,
+                    Err(e) => {
+                        failure = Some(e);
+                        ode::Flow::Stop
+                    }
+                }
+            };
+            let outcome = if matches!(integrator, Integrator::Dopri5 { .. }) {
+                ode::integrate_dopri5(&mut system, 0.0, &y, duration, tolerances, &options, &outputs, observer)
+            } else {
+                ode::integrate_radau5(&mut system, 0.0, &y, duration, tolerances, &options, &outputs, observer)
+            };
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            let outcome = match outcome {
+                Ok(o) => o,
+                Err(e) => {
+                    if let Some(inner) = system.error.take() {
+                        return Err(inner);
+                    }
+                    return Err(DynamicsError::Integrator {
+                        t: error_time(&e),
+                        bodies: world.bodies_in_contact(last.0, &last.1),
+                        reason: e.to_string(),
+                    });
+                }
+            };
+            stats.steps = outcome.stats.accepted;
+            stats.rejected = outcome.stats.rejected;
+            stats.evaluations = outcome.stats.evaluations;
+            stats.t_end = outcome.t;
+        }
     }
     Ok(stats)
+}
+
+/// The time an integrator error happened, where it says.
+fn error_time(e: &OdeError) -> f64 {
+    match e {
+        OdeError::NonFinite { t }
+        | OdeError::StepTooSmall { t, .. }
+        | OdeError::TooManySteps { t }
+        | OdeError::NewtonFailed { t }
+        | OdeError::System { t, .. } => *t,
+        _ => 0.0,
+    }
 }
