@@ -266,3 +266,35 @@ fn the_same_scene_gives_bit_identical_trajectories() {
         assert_eq!(x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), z.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
     }
 }
+
+/// The pencil's tilt (rad) from horizontal, and where its axis passes the pads' centre plane.
+fn pencil_tilt(y: &[f64], offset: usize) -> f64 {
+    let q = UnitQuaternion::new_normalize(Quaternion::new(y[offset + 3], y[offset + 4], y[offset + 5], y[offset + 6]));
+    let axis = q * Vector3::z();
+    axis.z.atan2(axis.x.hypot(axis.y)).abs()
+}
+
+#[test]
+fn pencil_pinch_firm_grip_holds_and_loose_grip_pivots() {
+    let run_example = |file: &str| {
+        let text = std::fs::read_to_string(format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let w = world(&text);
+        trajectory(&w, &Integrator::SemiImplicitEuler { dt: 1e-3 }, 1.0, 0.05)
+    };
+    // The pencil is the only free body: state offset 0.
+    let firm = run_example("pencil_pinch.toml");
+    let loose = run_example("pencil_pinch_loose.toml");
+    let firm_turn = firm.iter().map(|(_, y)| pencil_tilt(y, 0)).fold(0.0, f64::max).to_degrees();
+    let (_, y) = loose.last().unwrap();
+    let loose_turn = pencil_tilt(y, 0).to_degrees();
+    eprintln!("firm grip: at most {firm_turn:.3}°; loose grip: {loose_turn:.1}° after 1 s");
+    assert!(firm_turn < 1.0, "firm grip: the pencil turned {firm_turn}°");
+    assert!(loose_turn > 30.0, "loose grip: the pencil turned only {loose_turn}°");
+    // Still held: the point of the pencil's axis at the pinch stays between the pads.
+    for (t, y) in &loose {
+        let q = UnitQuaternion::new_normalize(Quaternion::new(y[3], y[4], y[5], y[6]));
+        let pinch = Vector3::new(y[0], y[1], y[2]) + q * Vector3::new(0.0, 0.0, 0.05);
+        let from_pads = pinch - Vector3::new(0.05, 0.0, 0.0);
+        assert!(from_pads.x.abs() < 0.015 && from_pads.z.abs() < 0.015, "t = {t}: the pencil slipped out: {from_pads:?}");
+    }
+}
