@@ -32,6 +32,17 @@ enum Command {
         #[arg(long)]
         png: Option<PathBuf>,
     },
+    /// Write a compliant body's tet mesh and pressure field as a legacy VTK file.
+    Field {
+        /// The scene file (TOML).
+        scene: PathBuf,
+        /// The body's name.
+        #[arg(long)]
+        body: String,
+        /// The output file (.vtk).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -46,6 +57,12 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 print!("{}", contact::format_report(&report));
             }
+        }
+        Command::Field { scene, body, out } => {
+            let loaded = contactlab::scene::load_scene(&scene)
+                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let tets = contactlab::commands::field::run(&loaded, &body, &out)?;
+            eprintln!("contactlab: wrote {tets} tets of `{body}` to {}", out.display());
         }
     }
     Ok(())
