@@ -16,7 +16,9 @@ pub struct Obb {
 }
 
 impl Obb {
-    /// The box that bounds `points` along their principal axes.
+    /// The box that bounds `points` along their principal axes, or along the frame's axes
+    /// when that box is smaller (principal axes are arbitrary for symmetric point sets such
+    /// as a cube's, and a box along them can be far too big).
     pub fn fit(points: &[Point3]) -> Obb {
         let n = points.len().max(1) as f64;
         let mean = points.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / n;
@@ -25,7 +27,13 @@ impl Obb {
             let d = p.coords - mean;
             cov += d * d.transpose();
         }
-        let axes = principal_axes(&cov);
+        let principal = Self::fit_axes(points, principal_axes(&cov));
+        let aligned = Self::fit_axes(points, Matrix3::identity());
+        if aligned.half.product() <= principal.half.product() { aligned } else { principal }
+    }
+
+    /// The box that bounds `points` along the given orthonormal axes (columns).
+    fn fit_axes(points: &[Point3], axes: Matrix3) -> Obb {
         let mut lo = Vector3::repeat(f64::INFINITY);
         let mut hi = Vector3::repeat(f64::NEG_INFINITY);
         for p in points {

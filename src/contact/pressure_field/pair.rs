@@ -124,17 +124,25 @@ impl<'a> PairFrame<'a> {
     /// Splits the candidate search into independent tasks (deterministic, independent of the
     /// number of threads), and estimates the work as the number of primitives they cover.
     pub fn tasks(&self) -> (Vec<(u32, u32)>, u64) {
-        const TARGET: usize = 64;
+        // About one task per 256 primitives of the larger body, at most 64: small queries stay
+        // one task (no splitting overhead), large ones get enough tasks to balance threads.
+        // Depends only on the meshes, never on the thread count.
+        let target = |a: &Bvh, b: Option<&Bvh>| {
+            let n = a.size(0).max(b.map_or(0, |b| b.size(0))) as usize;
+            (n / 256).clamp(1, 64)
+        };
         let rel = RelativePose::new(&self.p_from_s);
         match self.kind {
-            PairKind::MeshMesh(m, n) => pair_tasks(&m.bvh, &n.bvh, &rel, TARGET),
-            PairKind::MeshRigid(m, r) => pair_tasks(&m.bvh, &r.bvh, &rel, TARGET),
-            PairKind::MeshRigidHalfSpace(m) => plane_tasks(&m.bvh, &self.secondary_plane(), true, TARGET),
+            PairKind::MeshMesh(m, n) => pair_tasks(&m.bvh, &n.bvh, &rel, target(&m.bvh, Some(&n.bvh))),
+            PairKind::MeshRigid(m, r) => pair_tasks(&m.bvh, &r.bvh, &rel, target(&m.bvh, Some(&r.bvh))),
+            PairKind::MeshRigidHalfSpace(m) => {
+                plane_tasks(&m.bvh, &self.secondary_plane(), true, target(&m.bvh, None))
+            }
             PairKind::MeshCompliantHalfSpace(m, _) => {
-                plane_tasks(&m.bvh, &self.secondary_plane(), false, TARGET)
+                plane_tasks(&m.bvh, &self.secondary_plane(), false, target(&m.bvh, None))
             }
             PairKind::HalfSpaceRigid(_, r) => {
-                plane_tasks(&r.bvh, &self.primary_plane_in_secondary(), false, TARGET)
+                plane_tasks(&r.bvh, &self.primary_plane_in_secondary(), false, target(&r.bvh, None))
             }
         }
     }

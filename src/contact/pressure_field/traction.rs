@@ -7,10 +7,12 @@
 //!
 //! With velocity-dependent terms, each polygon is split into triangles around its area centroid
 //! (so only zero-area triangles appear or vanish as the bodies move) and each triangle is
-//! integrated with the 3-point rule of degree 2, exact for the moment of a linear pressure.
+//! integrated with the 3-point edge-midpoint rule of degree 2, exact for the moment of a linear
+//! pressure (neighbouring triangles share their spoke midpoints: 2m points for m sides).
 //! Without them, the same integrals are evaluated in closed form.
 
 use crate::field::LinearField;
+use crate::geometry::clip::MAX_POLYGON_VERTICES;
 use crate::math::{Matrix3, Point3, Vector3};
 use nalgebra::Matrix6;
 
@@ -64,10 +66,6 @@ impl std::ops::AddAssign for Accumulator {
     }
 }
 
-/// Quadrature points of the degree-2 rule, as barycentric weights of the triangle's corners.
-const RULE: [[f64; 3]; 3] =
-    [[2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0], [1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0], [1.0 / 6.0, 1.0 / 6.0, 2.0 / 3.0]];
-
 /// Adds the traction integral of one convex polygon with pressure `p0` and unit normal `n`.
 pub fn integrate_polygon(
     points: &[Point3],
@@ -114,25 +112,33 @@ pub fn integrate_polygon(
         return;
     }
     let c = Point3::from(moment / area);
+    // The edge-midpoint rule on each fan triangle (c, x_k, x_k+1): degree 2, weights A/3 at the
+    // three edge midpoints. Neighbouring triangles share their spoke midpoints, so a polygon
+    // of m sides needs 2m points: m spoke midpoints and m side midpoints.
+    let mut tri_area = [0.0; MAX_POLYGON_VERTICES];
+    for k in 0..m {
+        tri_area[k] = 0.5 * (points[k] - c).cross(&(points[(k + 1) % m] - c)).norm();
+    }
     let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
     for k in 0..m {
-        let (x1, x2) = (points[k], points[(k + 1) % m]);
-        let a = 0.5 * (x1 - c).cross(&(x2 - c)).norm();
-        if a == 0.0 {
-            continue;
-        }
-        for w in RULE {
-            let x = Point3::from(c.coords * w[0] + x1.coords * w[1] + x2.coords * w[2]);
+        let prev = if k == 0 { m - 1 } else { k - 1 };
+        let spoke = (tri_area[prev] + tri_area[k]) / 3.0;
+        let side = tri_area[k] / 3.0;
+        let (xk, xn) = (points[k], points[(k + 1) % m]);
+        for (x, weight) in [(nalgebra::center(&c, &xk), spoke), (nalgebra::center(&xk, &xn), side)] {
+            if weight == 0.0 {
+                continue;
+            }
             let q0 = p0.value(&x);
             let (t, v) = traction(&x, q0, n, kin);
             if kin.jacobian {
-                add_jacobian(&mut acc.jacobian, &x, q0, n, &v, kin, a / 3.0);
+                add_jacobian(&mut acc.jacobian, &x, q0, n, &v, kin, weight);
             }
-            let t = t * (a / 3.0);
+            let t = t * weight;
             force += t;
             torque += x.coords.cross(&t);
             // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
-            power += (t - n * (q0 * a / 3.0)).dot(&v);
+            power += (t - n * (q0 * weight)).dot(&v);
         }
     }
     acc.force += force;
@@ -170,12 +176,18 @@ fn add_jacobian(jac: &mut Matrix6<f64>, x: &Point3, p0: f64, n: &Vector3, v: &Ve
     // T = n p − μ p vt/s  ⇒  ∂T/∂v = (n − μ vt/s) ∂pᵀ − μ p (P/s − vt vtᵀ/s³).
     let d: Matrix3 = (n - vt * (kin.friction / s)) * dp.transpose()
         - (projector / s - vt * vt.transpose() / (s2 * s)) * (kin.friction * p);
+    let d = d * weight;
     let xs = x.coords.cross_matrix();
-    let dw = -d * xs;
-    let mut block = Matrix6::zeros();
-    block.fixed_view_mut::<3, 3>(0, 0).copy_from(&d);
-    block.fixed_view_mut::<3, 3>(0, 3).copy_from(&dw);
-    block.fixed_view_mut::<3, 3>(3, 0).copy_from(&(xs * d));
-    block.fixed_view_mut::<3, 3>(3, 3).copy_from(&(xs * dw));
-    *jac += block * weight;
+    let dx = d * xs;
+    let xd = xs * d;
+    let xdx = xd * xs;
+    // Blocks: ∂F/∂u = D, ∂F/∂w = −D·[x]×, ∂τ/∂u = [x]×·D, ∂τ/∂w = −[x]×·D·[x]×.
+    for r in 0..3 {
+        for c in 0..3 {
+            jac[(r, c)] += d[(r, c)];
+            jac[(r, c + 3)] -= dx[(r, c)];
+            jac[(r + 3, c)] += xd[(r, c)];
+            jac[(r + 3, c + 3)] -= xdx[(r, c)];
+        }
+    }
 }
