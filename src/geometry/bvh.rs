@@ -316,7 +316,12 @@ impl Bvh {
             let b_leaf = nb.right == u32::MAX;
             if a_leaf && b_leaf {
                 visit(na.primitive, nb.primitive);
-            } else if b_leaf || (!a_leaf && na.size >= nb.size) {
+            } else if !a_leaf && !b_leaf {
+                stack.push((na.right, nb.right));
+                stack.push((na.right, b + 1));
+                stack.push((a + 1, nb.right));
+                stack.push((a + 1, b + 1));
+            } else if b_leaf {
                 stack.push((na.right, b));
                 stack.push((a + 1, b));
             } else {

@@ -39,8 +39,8 @@ pub struct PairFrame<'a> {
     pub secondary: BodyState<'a>,
     /// X_PS: the secondary's frame in the primary's frame.
     pub p_from_s: Isometry3,
-    /// X_SP, its inverse.
-    pub s_from_p: Isometry3,
+    /// X_PS with its rotation as a matrix (cheaper to apply many times).
+    pub rel: RelativePose,
     /// Hydroelastic modulus of the secondary (`None` if rigid).
     pub secondary_modulus: Option<f64>,
 }
@@ -78,7 +78,7 @@ impl<'a> PairFrame<'a> {
             primary: p,
             secondary: s,
             p_from_s: p.pose.inverse() * s.pose,
-            s_from_p: s.pose.inverse() * p.pose,
+            rel: RelativePose::new(&(p.pose.inverse() * s.pose)),
             secondary_modulus: s.body.modulus,
         })
     }
@@ -149,7 +149,7 @@ impl<'a> PairFrame<'a> {
 
     /// Calls `visit` with every candidate of one task from [`PairFrame::tasks`].
     pub fn run_task(&self, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
-        let rel = RelativePose::new(&self.p_from_s);
+        let rel = self.rel;
         match self.kind {
             PairKind::MeshMesh(m, n) => m.bvh.pairs_from(&n.bvh, &rel, task, &mut |i, j| visit((i, j))),
             PairKind::MeshRigid(m, r) => m.bvh.pairs_from(&r.bvh, &rel, task, &mut |i, j| visit((i, j))),
@@ -178,15 +178,21 @@ impl<'a> PairFrame<'a> {
         match self.kind {
             PairKind::MeshMesh(m, n) => {
                 let fp = m.pressure[i as usize];
-                let fs = transform_field(&n.pressure[j as usize], x);
+                let rel = &self.rel;
+                let g = rel.rotation * n.pressure[j as usize].gradient;
+                let fs = LinearField { gradient: g, offset: n.pressure[j as usize].offset - g.dot(&rel.translation) };
                 let (plane, normal) = equilibrium_plane(&fp, &fs)?;
                 let mut poly = tet_section(&m.mesh.tet(i as usize), &plane);
-                if poly.is_empty() || !plane_cuts(&n.mesh.tet(j as usize), &plane.transformed(&self.s_from_p))
-                {
+                // The plane seen from the secondary: (Rᵀn)·y = o − n·t.
+                let in_s =
+                    Plane::new(rel.rotation.tr_mul(&plane.normal), plane.offset - plane.normal.dot(&rel.translation));
+                if poly.is_empty() || !plane_cuts(&n.mesh.tet(j as usize), &in_s) {
                     return None;
                 }
                 for pl in &n.planes[j as usize] {
-                    if !poly.clip_in_place(&pl.transformed(x)) {
+                    let normal = rel.rotation * pl.normal;
+                    let moved = Plane::new(normal, pl.offset + normal.dot(&rel.translation));
+                    if !poly.clip_in_place(&moved) {
                         return None;
                     }
                 }
