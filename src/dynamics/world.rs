@@ -248,6 +248,12 @@ impl World {
 
     /// The energies at a state.
     pub fn energies(&self, t: f64, y: &[f64]) -> Result<Energies, DynamicsError> {
+        let contacts = self.contacts(t, y)?;
+        self.energies_with(t, y, &contacts)
+    }
+
+    /// The energies at a state whose touching pairs are already known.
+    pub fn energies_with(&self, t: f64, y: &[f64], contacts: &[PairContact]) -> Result<Energies, DynamicsError> {
         let poses = self.poses(t, y);
         let (mut kinetic, mut gravity) = (0.0, 0.0);
         for (i, b) in self.bodies.iter().enumerate() {
@@ -255,30 +261,26 @@ impl World {
             let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
             let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
             let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-            let r = poses[i].0.rotation.to_rotation_matrix();
-            let inertia = r.matrix() * b.inertia * r.matrix().transpose();
+            let inertia = self.world_inertia(i, y);
             kinetic += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(inertia * w));
             gravity -= b.mass * self.gravity.dot(&com);
         }
         let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
+        let energy = |c: &PairContact| {
+            pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| DynamicsError::Contact {
+                a: self.bodies[c.a].name.clone(),
+                b: self.bodies[c.b].name.clone(),
+                source,
+            })
+        };
+        let parts: Vec<Result<f64, DynamicsError>> =
+            if contacts.len() > 1 { contacts.par_iter().map(energy).collect() } else { contacts.iter().map(energy).collect() };
         let mut elastic = 0.0;
-        for c in self.contacts(t, y)? {
-            elastic += pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| {
-                DynamicsError::Contact {
-                    a: self.bodies[c.a].name.clone(),
-                    b: self.bodies[c.b].name.clone(),
-                    source,
-                }
-            })?;
+        for p in parts {
+            elastic += p?;
         }
         let dissipated = y[self.layout.dissipated()];
-        Ok(Energies {
-            kinetic,
-            gravity,
-            elastic,
-            dissipated,
-            total: kinetic + gravity + elastic + dissipated,
-        })
+        Ok(Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated })
     }
 
     /// Names of the bodies in contact at a state, for messages.
