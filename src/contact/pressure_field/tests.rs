@@ -80,6 +80,24 @@ fn cube_on_rigid_ground_matches_pyramid_closed_form() {
     assert!((fd - w.wrench.force.z).abs() < 1e-6 * exact, "{fd} vs {}", w.wrench.force.z);
 }
 
+/// Asserts that the force on `a` equals −∂U/∂x by central differences of the energy.
+fn assert_force_is_minus_energy_gradient(a: &PfBody, pa: Isometry3, b: &PfBody, pb: Isometry3) {
+    let w = evaluate_pair(state(a, pa), state(b, pb), &QueryOptions::default()).unwrap();
+    let f = w.wrench.force.norm();
+    let h = 1e-6;
+    for i in 0..3 {
+        let shift = |k: f64| {
+            let mut dx = crate::math::Vector3::zeros();
+            dx[i] = h * k;
+            Isometry3::from_parts(dx.into(), UnitQuaternion::identity()) * pa
+        };
+        let up = pair_energy(state(a, shift(1.0)), state(b, pb)).unwrap();
+        let dn = pair_energy(state(a, shift(-1.0)), state(b, pb)).unwrap();
+        let fd = -(up - dn) / (2.0 * h);
+        assert!((fd - w.wrench.force[i]).abs() < 1e-6 * f, "axis {i}: {fd} vs {}", w.wrench.force[i]);
+    }
+}
+
 #[test]
 fn two_cubes_force_is_minus_energy_gradient() {
     let a_body = cube_body(0.1, 1e5);
@@ -88,23 +106,7 @@ fn two_cubes_force_is_minus_energy_gradient() {
     let pb = pose([0.0, 0.0, 0.0], [0.1, -0.05, 0.2]);
     let w = evaluate_pair(state(&a_body, pa), state(&b_body, pb), &QueryOptions::default()).unwrap();
     assert!(w.faces > 0 && w.wrench.force.norm() > 1.0);
-    let h = 1e-6;
-    for i in 0..3 {
-        let mut dx = [0.0; 3];
-        dx[i] = h;
-        let shift = |k: f64| {
-            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity())
-                * pa
-        };
-        let up = pair_energy(state(&a_body, shift(1.0)), state(&b_body, pb)).unwrap();
-        let dn = pair_energy(state(&a_body, shift(-1.0)), state(&b_body, pb)).unwrap();
-        let fd = -(up - dn) / (2.0 * h);
-        assert!(
-            (fd - w.wrench.force[i]).abs() < 1e-6 * w.wrench.force.norm(),
-            "axis {i}: {fd} vs {}",
-            w.wrench.force[i]
-        );
-    }
+    assert_force_is_minus_energy_gradient(&a_body, pa, &b_body, pb);
 }
 
 #[test]
@@ -132,19 +134,6 @@ fn rigid_box_mesh_on_compliant_cube_agrees_with_energy() {
     let pa = pose([0.0, 0.0, 0.0], [0.0; 3]);
     let pb = pose([0.01, 0.02, 0.13], [0.2, 0.3, 0.1]);
     let w = evaluate_pair(state(&cube, pa), state(&rigid, pb), &QueryOptions::default()).unwrap();
-    let f = w.wrench.force.norm();
-    assert!(f > 1.0);
-    let h = 1e-6;
-    for i in 0..3 {
-        let mut dx = [0.0; 3];
-        dx[i] = h;
-        let shift = |k: f64| {
-            Isometry3::from_parts(crate::math::Vector3::from(dx).scale(k).into(), UnitQuaternion::identity())
-                * pa
-        };
-        let up = pair_energy(state(&cube, shift(1.0)), state(&rigid, pb)).unwrap();
-        let dn = pair_energy(state(&cube, shift(-1.0)), state(&rigid, pb)).unwrap();
-        let fd = -(up - dn) / (2.0 * h);
-        assert!((fd - w.wrench.force[i]).abs() < 1e-6 * f, "axis {i}: {fd} vs {}", w.wrench.force[i]);
-    }
+    assert!(w.wrench.force.norm() > 1.0);
+    assert_force_is_minus_energy_gradient(&cube, pa, &rigid, pb);
 }
