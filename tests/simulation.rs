@@ -51,7 +51,8 @@ contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 
     let w = world(&text);
     let traj = trajectory(&w, &Integrator::SemiImplicitEuler { dt: 2e-4 }, 2.0, 0.01);
     let late: Vec<&(f64, Vec<f64>)> = traj.iter().filter(|(t, _)| *t >= 1.0).collect();
-    let (zmin, zmax) = late.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, y)| (a.min(y[2]), b.max(y[2])));
+    let (zmin, zmax) =
+        late.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, y)| (a.min(y[2]), b.max(y[2])));
     let xy_drift = late.iter().map(|(_, y)| y[0].hypot(y[1])).fold(0.0, f64::max);
     eprintln!("z in [{zmin}, {zmax}], xy drift {xy_drift}");
     assert!(zmax - zmin < 1e-6, "jitter {} m", zmax - zmin);
@@ -198,7 +199,9 @@ fn bouncing_ball_conserves_energy_with_adaptive_integrators() {
             Ok(Flow::Continue)
         })
         .unwrap();
-        eprintln!("{name}: {stats:?}, energy drift {drift:.2e}, max elastic {max_elastic:.3} J, top {top_late:.6} m");
+        eprintln!(
+            "{name}: {stats:?}, energy drift {drift:.2e}, max elastic {max_elastic:.3} J, top {top_late:.6} m"
+        );
         assert!(max_elastic > 1.0, "{name}: the ball must press into the ground");
         assert!(drift <= 1e-4, "{name}: energy drift {drift:.2e}");
         assert!((top_late - 0.3).abs() < 1e-3, "{name}: back to {top_late} m, dropped from 0.3 m");
@@ -253,7 +256,8 @@ shape = { type = "box", size = [0.1, 0.2, 0.3] }
 
 #[test]
 fn the_same_scene_gives_bit_identical_trajectories() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/boxes_16.toml")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/boxes_16.toml")).unwrap();
     let w = world(&text);
     let go = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
@@ -262,14 +266,25 @@ fn the_same_scene_gives_bit_identical_trajectories() {
     let (a, b, c) = (go(2), go(2), go(1));
     assert!(a.last().unwrap().1[2] < 0.2, "boxes fell");
     for ((x, y), z) in a.iter().zip(&b).zip(&c) {
-        assert_eq!(x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), y.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
-        assert_eq!(x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), z.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+        assert_eq!(
+            x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            y.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            x.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            z.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
     }
 }
 
 /// The pencil's tilt (rad) from horizontal, and where its axis passes the pads' centre plane.
 fn pencil_tilt(y: &[f64], offset: usize) -> f64 {
-    let q = UnitQuaternion::new_normalize(Quaternion::new(y[offset + 3], y[offset + 4], y[offset + 5], y[offset + 6]));
+    let q = UnitQuaternion::new_normalize(Quaternion::new(
+        y[offset + 3],
+        y[offset + 4],
+        y[offset + 5],
+        y[offset + 6],
+    ));
     let axis = q * Vector3::z();
     axis.z.atan2(axis.x.hypot(axis.y)).abs()
 }
@@ -277,7 +292,8 @@ fn pencil_tilt(y: &[f64], offset: usize) -> f64 {
 #[test]
 fn pencil_pinch_firm_grip_holds_and_loose_grip_pivots() {
     let run_example = |file: &str| {
-        let text = std::fs::read_to_string(format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let text =
+            std::fs::read_to_string(format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let w = world(&text);
         trajectory(&w, &Integrator::SemiImplicitEuler { dt: 1e-3 }, 1.0, 0.05)
     };
@@ -295,6 +311,9 @@ fn pencil_pinch_firm_grip_holds_and_loose_grip_pivots() {
         let q = UnitQuaternion::new_normalize(Quaternion::new(y[3], y[4], y[5], y[6]));
         let pinch = Vector3::new(y[0], y[1], y[2]) + q * Vector3::new(0.0, 0.0, 0.05);
         let from_pads = pinch - Vector3::new(0.05, 0.0, 0.0);
-        assert!(from_pads.x.abs() < 0.015 && from_pads.z.abs() < 0.015, "t = {t}: the pencil slipped out: {from_pads:?}");
+        assert!(
+            from_pads.x.abs() < 0.015 && from_pads.z.abs() < 0.015,
+            "t = {t}: the pencil slipped out: {from_pads:?}"
+        );
     }
 }

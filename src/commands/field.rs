@@ -15,14 +15,22 @@ pub fn run(scene: &Scene, name: &str, out: &Path) -> Result<usize> {
         let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
         bail!("no body named `{name}`; the scene has: {}", names.join(", "));
     };
-    let body = PfBody::new(&spec.shape, &contact_properties(spec)).with_context(|| format!("body `{name}`"))?;
+    let body =
+        PfBody::new(&spec.shape, &contact_properties(spec)).with_context(|| format!("body `{name}`"))?;
     let PfGeometry::CompliantMesh(mesh) = &body.geometry else {
-        bail!("body `{name}` has no tet mesh: only compliant bodies other than half spaces have a pressure field mesh");
+        bail!(
+            "body `{name}` has no tet mesh: only compliant bodies other than half spaces have a pressure field mesh"
+        );
     };
     let modulus = body.modulus.unwrap_or(0.0);
     let vertices: Vec<_> = mesh.mesh.vertices.iter().map(|v| spec.pose * v).collect();
     let pressure: Vec<f64> = mesh.extent.iter().map(|e| e * modulus).collect();
-    app::write_tet_mesh_vtk(out, &vertices, &mesh.mesh.tets, &[("extent", &mesh.extent), ("pressure", &pressure)])
-        .with_context(|| format!("writing {}", out.display()))?;
+    app::write_tet_mesh_vtk(
+        out,
+        &vertices,
+        &mesh.mesh.tets,
+        &[("extent", &mesh.extent), ("pressure", &pressure)],
+    )
+    .with_context(|| format!("writing {}", out.display()))?;
     Ok(mesh.mesh.tets.len())
 }

@@ -16,7 +16,9 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
         Motion::Fixed
     } else {
         match &spec.kinematic {
-            Some(Kinematic::Constant(twist)) => Motion::Kinematic(KinematicMotion::Constant { start: spec.pose, twist: *twist }),
+            Some(Kinematic::Constant(twist)) => {
+                Motion::Kinematic(KinematicMotion::Constant { start: spec.pose, twist: *twist })
+            }
             Some(Kinematic::Keyframes(frames)) => {
                 Motion::Kinematic(KinematicMotion::Keyframes(frames.iter().map(|k| (k.t, k.pose)).collect()))
             }
@@ -35,7 +37,8 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
             // Given about the body-frame origin: move it to the centre of mass.
             Some(i) => {
                 let c = com.coords;
-                Matrix3::from_diagonal(&i.into()) - mass * (Matrix3::identity() * c.norm_squared() - c * c.transpose())
+                Matrix3::from_diagonal(&i.into())
+                    - mass * (Matrix3::identity() * c.norm_squared() - c * c.transpose())
             }
             None => props.inertia_for_mass(mass),
         };

@@ -63,9 +63,13 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<(), Dynamic
         }
         for (pa, pb, j) in &loads.jacobians {
             for (bi, body_i) in [(0, *pa), (6, *pb)] {
-                let Some(li) = (slot[body_i] != usize::MAX).then(|| local(slot[body_i])).flatten() else { continue };
+                let Some(li) = (slot[body_i] != usize::MAX).then(|| local(slot[body_i])).flatten() else {
+                    continue;
+                };
                 for (bj, body_j) in [(0, *pa), (6, *pb)] {
-                    let Some(lj) = (slot[body_j] != usize::MAX).then(|| local(slot[body_j])).flatten() else { continue };
+                    let Some(lj) = (slot[body_j] != usize::MAX).then(|| local(slot[body_j])).flatten() else {
+                        continue;
+                    };
                     let block = j.fixed_view::<6, 6>(bi, bj) * (-dt);
                     let mut target = a.view_mut((6 * li, 6 * lj), (6, 6));
                     target += block;
@@ -74,7 +78,11 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<(), Dynamic
         }
         let solution = a.lu().solve(&rhs).ok_or_else(|| DynamicsError::Integrator {
             t,
-            bodies: bodies.iter().map(|&k| world.bodies[free[k]].name.as_str()).collect::<Vec<_>>().join(", "),
+            bodies: bodies
+                .iter()
+                .map(|&k| world.bodies[free[k]].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             reason: "the implicit velocity update is singular".into(),
         })?;
         for (l, &k) in bodies.iter().enumerate() {

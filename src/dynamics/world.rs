@@ -140,21 +140,35 @@ impl World {
         let active = self.active_pairs(&poses);
         let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
         let contact_error = |a: usize, b: usize| {
-            move |source| DynamicsError::Contact { a: self.bodies[a].name.clone(), b: self.bodies[b].name.clone(), source }
-        };
-        let eval = |&(a, b): &(usize, usize)| -> Result<(PairContact, Option<VelocityJacobian>), DynamicsError> {
-            if jacobian {
-                let (result, j) =
-                    pressure_field::evaluate_pair_with_jacobian(state(a), state(b), &coms[a], &coms[b], &self.options)
-                        .map_err(contact_error(a, b))?;
-                Ok((PairContact { a, b, result }, Some(j)))
-            } else {
-                let result = pressure_field::evaluate_pair(state(a), state(b), &self.options).map_err(contact_error(a, b))?;
-                Ok((PairContact { a, b, result }, None))
+            move |source| DynamicsError::Contact {
+                a: self.bodies[a].name.clone(),
+                b: self.bodies[b].name.clone(),
+                source,
             }
         };
-        let results: Vec<_> =
-            if active.len() > 1 { active.par_iter().map(eval).collect() } else { active.iter().map(eval).collect() };
+        let eval =
+            |&(a, b): &(usize, usize)| -> Result<(PairContact, Option<VelocityJacobian>), DynamicsError> {
+                if jacobian {
+                    let (result, j) = pressure_field::evaluate_pair_with_jacobian(
+                        state(a),
+                        state(b),
+                        &coms[a],
+                        &coms[b],
+                        &self.options,
+                    )
+                    .map_err(contact_error(a, b))?;
+                    Ok((PairContact { a, b, result }, Some(j)))
+                } else {
+                    let result = pressure_field::evaluate_pair(state(a), state(b), &self.options)
+                        .map_err(contact_error(a, b))?;
+                    Ok((PairContact { a, b, result }, None))
+                }
+            };
+        let results: Vec<_> = if active.len() > 1 {
+            active.par_iter().map(eval).collect()
+        } else {
+            active.iter().map(eval).collect()
+        };
         let mut loads = Loads {
             force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
             torque: self.bodies.iter().map(|b| b.torque).collect(),
@@ -189,7 +203,8 @@ impl World {
             let q = Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
             let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
             let inertia = self.world_inertia(i, y);
-            let alpha = inertia.try_inverse().unwrap_or_else(Matrix3::zeros) * (loads.torque[i] - w.cross(&(inertia * w)));
+            let alpha = inertia.try_inverse().unwrap_or_else(Matrix3::zeros)
+                * (loads.torque[i] - w.cross(&(inertia * w)));
             let qdot = Quaternion::from_imag(w) * q * 0.5;
             let a = loads.force[i] / b.mass;
             dy[o..o + 3].copy_from_slice(&y[o + 7..o + 10]);
@@ -253,7 +268,12 @@ impl World {
     }
 
     /// The energies at a state whose touching pairs are already known.
-    pub fn energies_with(&self, t: f64, y: &[f64], contacts: &[PairContact]) -> Result<Energies, DynamicsError> {
+    pub fn energies_with(
+        &self,
+        t: f64,
+        y: &[f64],
+        contacts: &[PairContact],
+    ) -> Result<Energies, DynamicsError> {
         let poses = self.poses(t, y);
         let (mut kinetic, mut gravity) = (0.0, 0.0);
         for (i, b) in self.bodies.iter().enumerate() {
@@ -273,14 +293,23 @@ impl World {
                 source,
             })
         };
-        let parts: Vec<Result<f64, DynamicsError>> =
-            if contacts.len() > 1 { contacts.par_iter().map(energy).collect() } else { contacts.iter().map(energy).collect() };
+        let parts: Vec<Result<f64, DynamicsError>> = if contacts.len() > 1 {
+            contacts.par_iter().map(energy).collect()
+        } else {
+            contacts.iter().map(energy).collect()
+        };
         let mut elastic = 0.0;
         for p in parts {
             elastic += p?;
         }
         let dissipated = y[self.layout.dissipated()];
-        Ok(Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated })
+        Ok(Energies {
+            kinetic,
+            gravity,
+            elastic,
+            dissipated,
+            total: kinetic + gravity + elastic + dissipated,
+        })
     }
 
     /// Names of the bodies in contact at a state, for messages.

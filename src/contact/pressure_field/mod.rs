@@ -118,8 +118,11 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     };
     // Tasks and their order do not depend on the thread count, and partial sums are added in
     // task order, so the result is bit-identical with or without threads.
-    let parts: Vec<Accumulator> =
-        if work >= PARALLEL_WORK { tasks.par_iter().map(run).collect() } else { tasks.iter().map(run).collect() };
+    let parts: Vec<Accumulator> = if work >= PARALLEL_WORK {
+        tasks.par_iter().map(run).collect()
+    } else {
+        tasks.iter().map(run).collect()
+    };
     let mut acc = Accumulator::default();
     for p in parts {
         acc += p;

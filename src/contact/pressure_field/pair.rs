@@ -180,12 +180,17 @@ impl<'a> PairFrame<'a> {
                 let fp = m.pressure[i as usize];
                 let rel = &self.rel;
                 let g = rel.rotation * n.pressure[j as usize].gradient;
-                let fs = LinearField { gradient: g, offset: n.pressure[j as usize].offset - g.dot(&rel.translation) };
+                let fs = LinearField {
+                    gradient: g,
+                    offset: n.pressure[j as usize].offset - g.dot(&rel.translation),
+                };
                 let (plane, normal) = equilibrium_plane(&fp, &fs)?;
                 let mut poly = tet_section(&m.mesh.tet(i as usize), &plane);
                 // The plane seen from the secondary: (Rᵀn)·y = o − n·t.
-                let in_s =
-                    Plane::new(rel.rotation.tr_mul(&plane.normal), plane.offset - plane.normal.dot(&rel.translation));
+                let in_s = Plane::new(
+                    rel.rotation.tr_mul(&plane.normal),
+                    plane.offset - plane.normal.dot(&rel.translation),
+                );
                 if poly.is_empty() || !plane_cuts(&n.mesh.tet(j as usize), &in_s) {
                     return None;
                 }

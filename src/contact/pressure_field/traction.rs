@@ -162,7 +162,15 @@ fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> (Vector3, Vecto
 
 /// Adds `weight` × the derivative of the traction at x (and of its moment) with respect to the
 /// relative twist (u, w), where the relative velocity is v = u + w × x.
-fn add_jacobian(jac: &mut Matrix6<f64>, x: &Point3, p0: f64, n: &Vector3, v: &Vector3, kin: &Kinetics, weight: f64) {
+fn add_jacobian(
+    jac: &mut Matrix6<f64>,
+    x: &Point3,
+    p0: f64,
+    n: &Vector3,
+    v: &Vector3,
+    kin: &Kinetics,
+    weight: f64,
+) {
     let vn = v.dot(n);
     let p = p0 * (1.0 - kin.dissipation * vn);
     if p <= 0.0 {
