@@ -32,6 +32,20 @@ enum Command {
         #[arg(long)]
         png: Option<PathBuf>,
     },
+    /// Integrate the scene; write trajectory.csv, energy.csv and contacts.csv into DIR.
+    Simulate {
+        /// The scene file (TOML).
+        scene: PathBuf,
+        /// The output folder (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write ParaView series of the bodies and contact surfaces (DIR/vtk/*.pvd).
+        #[arg(long)]
+        vtk: bool,
+        /// Also plot energies and contact forces against time (DIR/energy.png, DIR/contact_force.png).
+        #[arg(long)]
+        png: bool,
+    },
     /// Write a compliant body's tet mesh and pressure field as a legacy VTK file.
     Field {
         /// The scene file (TOML).
@@ -57,6 +71,19 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 print!("{}", contact::format_report(&report));
             }
+        }
+        Command::Simulate { scene, out, vtk, png } => {
+            let loaded = contactlab::scene::load_scene(&scene)
+                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            use std::io::IsTerminal;
+            let args = contactlab::commands::simulate::SimulateArgs {
+                out,
+                vtk,
+                png,
+                progress: std::io::stderr().is_terminal(),
+            };
+            let summary = contactlab::commands::simulate::run(&loaded, &args)?;
+            println!("{}", summary.line());
         }
         Command::Field { scene, body, out } => {
             let loaded = contactlab::scene::load_scene(&scene)

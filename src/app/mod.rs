@@ -1,14 +1,24 @@
-//! Output writers for the command line: legacy VTK files and PNG pressure heat maps.
+//! Output writers for the command line: VTK files and series, PNG heat maps and line plots, CSV
+//! histories and a progress line.
 
 mod colormap;
+mod csv_out;
 mod error;
 mod font;
+mod number;
+mod plot;
 mod png_heatmap;
+mod progress;
 mod raster;
 mod view;
 mod vtk;
+mod vtk_series;
 
 pub use colormap::viridis;
+pub use csv_out::{CONTACT_COLUMNS, ENERGY_COLUMNS, EnergyRow, SimWriter, TRAJECTORY_COLUMNS};
 pub use error::OutputError;
+pub use plot::{plot_colour, plot_lines};
 pub use png_heatmap::write_pressure_png;
+pub use progress::Progress;
 pub use vtk::{write_contact_surface_vtk, write_surface_vtk, write_tet_mesh_vtk};
+pub use vtk_series::{BodyFrame, ContactFrame, MeshCells, VtkSeries};

@@ -17,8 +17,8 @@ const MAX_WIDTH_PX: usize = 16384;
 /// Draws each contact surface as a pressure heat map seen along its mean normal, panels side by
 /// side in the given order, all sharing one colour scale (viridis, min → max pressure) shown by a
 /// colour bar with its min and max in Pa. An empty surface gives a plain grey panel. The image is
-/// `width_px` wide; its height follows from the layout. Panel names are not drawn (the built-in
-/// font has digits only); they are kept for callers' captions.
+/// `width_px` wide; its height follows from the layout. Panel names are not drawn (panels can be
+/// narrower than a name); they are kept for callers' captions.
 pub fn write_pressure_png(
     path: &Path,
     panels: &[(String, &ContactSurface)],

@@ -111,6 +111,32 @@ impl Image {
         }
     }
 
+    /// Draws the segment `a`–`b` (pixel coordinates) `thickness` pixels wide inside `clip`. The
+    /// segment is clipped first, so far-off or non-finite ends cost nothing.
+    pub fn line(&mut self, a: [f64; 2], b: [f64; 2], thickness: usize, clip: Rect, c: Rgb) {
+        let Some((a, b)) = clip_segment(a, b, clip) else {
+            return;
+        };
+        let steps = (b[0] - a[0]).abs().max((b[1] - a[1]).abs()).ceil().max(1.0) as usize;
+        for i in 0..=steps {
+            let f = i as f64 / steps as f64;
+            self.dot([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])], thickness, clip, c);
+        }
+    }
+
+    /// A `size`-pixel square centred on `p`, inside `clip`.
+    pub fn dot(&mut self, p: [f64; 2], size: usize, clip: Rect, c: Rgb) {
+        if !(p[0].is_finite() && p[1].is_finite()) {
+            return;
+        }
+        let half = size as f64 / 2.0;
+        // Clamp in f64 before converting, as in `fill_triangle`.
+        let lo = |v: f64, min: usize| (v - half).round().max(min as f64) as usize;
+        let (x0, y0) = (lo(p[0], clip.x0), lo(p[1], clip.y0));
+        let r = Rect { x0, y0, x1: x0.saturating_add(size).min(clip.x1), y1: y0.saturating_add(size).min(clip.y1) };
+        self.fill_rect(r, c);
+    }
+
     /// Draws `text` with its top-left corner at `(x, y)`, each font pixel `scale` pixels wide.
     pub fn text(&mut self, x: usize, y: usize, scale: usize, text: &str, c: Rgb) {
         for (col, row) in font::text_pixels(text) {
@@ -144,4 +170,34 @@ impl Image {
             .and_then(|mut w| w.write_image_data(&self.data).and_then(|()| w.finish()));
         result.map_err(|e| io(std::io::Error::other(e)))
     }
+}
+
+/// The part of segment `a`–`b` inside `r` (Liang–Barsky), or `None` if there is none or an end is
+/// not finite.
+fn clip_segment(a: [f64; 2], b: [f64; 2], r: Rect) -> Option<([f64; 2], [f64; 2])> {
+    if !a.iter().chain(&b).all(|v| v.is_finite()) {
+        return None;
+    }
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+    let bounds = [(r.x0 as f64, r.x1 as f64), (r.y0 as f64, r.y1 as f64)];
+    for k in 0..2 {
+        let (lo, hi) = bounds[k];
+        for (p, q) in [(-d[k], a[k] - lo), (d[k], hi - a[k])] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return None;
+                }
+            } else {
+                let t = q / p;
+                if p < 0.0 {
+                    t0 = t0.max(t);
+                } else {
+                    t1 = t1.min(t);
+                }
+            }
+        }
+    }
+    let at = |t: f64| [a[0] + t * d[0], a[1] + t * d[1]];
+    (t0 <= t1).then(|| (at(t0), at(t1)))
 }

@@ -74,19 +74,7 @@ pub fn write_surface_vtk(
 /// Writes a contact surface as `POLYDATA`: each polygon with its own vertices, point data
 /// `pressure` (Pa) and cell data `normal`.
 pub fn write_contact_surface_vtk(path: &Path, surface: &ContactSurface) -> Result<(), OutputError> {
-    for (i, p) in surface.polygons.iter().enumerate() {
-        if p.pressure.len() != p.vertices.len() {
-            return Err(bad(
-                path,
-                format!(
-                    "contact polygon {i} has {} vertices but {} pressures",
-                    p.vertices.len(),
-                    p.pressure.len()
-                ),
-                "give one pressure per polygon vertex",
-            ));
-        }
-    }
+    check_pressures(path, surface)?;
     let polys = &surface.polygons;
     let n_points: usize = polys.iter().map(|p| p.vertices.len()).sum();
     write_file(path, |w| {
@@ -117,7 +105,25 @@ pub fn write_contact_surface_vtk(path: &Path, surface: &ContactSurface) -> Resul
     })
 }
 
-fn bad(path: &Path, problem: String, fix: &str) -> OutputError {
+/// Every contact polygon has one pressure per vertex.
+pub(super) fn check_pressures(path: &Path, surface: &ContactSurface) -> Result<(), OutputError> {
+    for (i, p) in surface.polygons.iter().enumerate() {
+        if p.pressure.len() != p.vertices.len() {
+            return Err(bad(
+                path,
+                format!(
+                    "contact polygon {i} has {} vertices but {} pressures",
+                    p.vertices.len(),
+                    p.pressure.len()
+                ),
+                "give one pressure per polygon vertex",
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn bad(path: &Path, problem: String, fix: &str) -> OutputError {
     OutputError::BadInput {
         path: path.to_path_buf(),
         problem,
@@ -126,7 +132,7 @@ fn bad(path: &Path, problem: String, fix: &str) -> OutputError {
 }
 
 /// Every index is below `n` (a bad index would write a file VTK readers crash on).
-fn check_indices<'a>(
+pub(super) fn check_indices<'a>(
     path: &Path,
     n: usize,
     indices: impl Iterator<Item = &'a u32>,

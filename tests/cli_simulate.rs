@@ -1,0 +1,102 @@
+//! End-to-end tests of `contactlab simulate`: output files and headers, the summary line, PNG
+//! and VTK outputs, and a failing run that keeps its outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("contactlab-sim-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+fn contactlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contactlab")).args(args).output().expect("run contactlab")
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name).to_string_lossy().into_owned()
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).lines().map(String::from).collect()
+}
+
+#[test]
+fn simulate_writes_the_three_csv_files_and_a_summary() {
+    let out = temp_dir("csv");
+    let run = contactlab(&["simulate", &example("spinning_puck.toml"), "--out", out.to_str().unwrap(), "--png", "--vtk"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{stderr}");
+    assert!(stdout.contains("steps") && stdout.contains("real-time factor"), "summary: {stdout}");
+    let trajectory = lines(&out.join("trajectory.csv"));
+    assert_eq!(trajectory[0], "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+    let energy = lines(&out.join("energy.csv"));
+    assert_eq!(energy[0], "t,kinetic,gravity,elastic,dissipated,total");
+    let contacts = lines(&out.join("contacts.csv"));
+    assert_eq!(contacts[0], "t,a,b,fx,fy,fz,tx,ty,tz,area");
+    // Two bodies per output time, one pair in contact, energies every output time.
+    assert_eq!(trajectory.len() - 1, 2 * (energy.len() - 1));
+    assert!(contacts.len() > 100);
+    // The puck ends at rest: its last angular velocity is small, and dissipated energy grew to
+    // about the initial spin energy ½·I·ω² = ½·(½·0.5·0.05²)·40² = 0.5 J.
+    let last: Vec<f64> = trajectory.last().unwrap().split(',').filter_map(|x| x.parse().ok()).collect();
+    assert!(last[last.len() - 1].abs() < 0.1, "still spinning: {last:?}");
+    let e: Vec<f64> = energy.last().unwrap().split(',').map(|x| x.parse().unwrap()).collect();
+    assert!((e[4] - 0.5).abs() < 0.05, "dissipated {} J", e[4]);
+    for png in ["energy.png", "contact_force.png"] {
+        let bytes = std::fs::read(out.join(png)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{png}");
+    }
+    assert!(out.join("vtk/bodies.pvd").exists() && out.join("vtk/contacts.pvd").exists());
+}
+
+#[test]
+fn a_blow_up_stops_with_the_time_and_bodies_and_keeps_the_outputs() {
+    let dir = temp_dir("blowup");
+    // An absurd applied force on a light ball: its velocity overflows to infinity, and the run
+    // must stop there, naming the time and the body.
+    let scene = dir.join("overflow.toml");
+    std::fs::write(
+        &scene,
+        r#"[sim]
+duration = 1.0
+dt = 0.01
+[[body]]
+name = "ground"
+fixed = true
+shape = { type = "halfspace" }
+[[body]]
+name = "ball"
+mass = 0.001
+position = [0.0, 0.0, 0.5]
+force = [1e308, 0.0, 0.0]
+shape = { type = "sphere", radius = 0.1 }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e5, resolution = 0.05 }
+"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = contactlab(&["simulate", scene.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "the run should fail");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("t = ") && stderr.contains("ball"), "message: {stderr}");
+    assert!(lines(&out.join("trajectory.csv")).len() > 1, "outputs up to the failure are kept");
+}
+
+#[test]
+fn unknown_integrator_lists_the_valid_ones() {
+    let dir = temp_dir("integrator");
+    let scene = dir.join("s.toml");
+    std::fs::write(
+        &scene,
+        "[sim]\nintegrator = \"rk4\"\n[[body]]\nname = \"b\"\nmass = 1.0\nshape = { type = \"sphere\", radius = 0.1 }\n",
+    )
+    .unwrap();
+    let run = contactlab(&["simulate", scene.to_str().unwrap(), "--out", dir.join("o").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(stderr.contains("semi_implicit_euler") && stderr.contains("radau5"), "{stderr}");
+}
