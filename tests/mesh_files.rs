@@ -3,8 +3,8 @@
 
 use contactlab::app::write_tet_mesh_vtk;
 use contactlab::geometry::mesh_check::check_closed_mesh;
-use contactlab::geometry::surface_io::read_surface;
-use contactlab::geometry::tet_io::{read_tet_mesh, write_tet_mesh_msh};
+use contactlab::geometry::surface_io::{read_surface, read_surface_from};
+use contactlab::geometry::tet_io::{read_tet_mesh, read_tet_mesh_from, write_tet_mesh_msh};
 use contactlab::geometry::{GeometryError, SurfaceMesh, TetMesh};
 use contactlab::math::{Point3, Vector3};
 use std::path::{Path, PathBuf};
@@ -120,24 +120,36 @@ fn cube_ply_ascii() -> String {
 }
 
 fn cube_ply_binary() -> Vec<u8> {
-    let mut b = ply_header("binary_little_endian").into_bytes();
+    cube_ply_binary_endian(true)
+}
+
+fn cube_ply_binary_endian(little: bool) -> Vec<u8> {
+    let format = if little { "binary_little_endian" } else { "binary_big_endian" };
+    let mut b = ply_header(format).into_bytes();
+    // Each value's little-endian bytes, reversed for big endian.
+    let mut put = |mut bytes: Vec<u8>| {
+        if !little {
+            bytes.reverse();
+        }
+        b.extend_from_slice(&bytes);
+    };
     for [x, y, z] in CUBE_VERTICES {
-        b.extend_from_slice(&x.to_le_bytes());
-        b.push(200);
-        b.extend_from_slice(&y.to_le_bytes());
-        b.extend_from_slice(&(z as f32).to_le_bytes());
+        put(x.to_le_bytes().to_vec());
+        put(vec![200]);
+        put(y.to_le_bytes().to_vec());
+        put((z as f32).to_le_bytes().to_vec());
     }
     for q in CUBE_QUADS {
-        b.push(4);
+        put(vec![4]);
         for v in q {
-            b.extend_from_slice(&(v as i32).to_le_bytes());
+            put((v as i32).to_le_bytes().to_vec());
         }
-        b.extend_from_slice(&7i32.to_le_bytes());
+        put(7i32.to_le_bytes().to_vec());
     }
-    b.extend_from_slice(&0i32.to_le_bytes());
-    b.push(2);
-    b.extend_from_slice(&5i16.to_le_bytes());
-    b.extend_from_slice(&6i16.to_le_bytes());
+    put(0i32.to_le_bytes().to_vec());
+    put(vec![2]);
+    put(5i16.to_le_bytes().to_vec());
+    put(6i16.to_le_bytes().to_vec());
     b
 }
 
@@ -150,6 +162,7 @@ fn every_surface_format_reads_the_same_cube() {
         write(&dir, "cube_binary.STL", cube_stl_binary()),
         write(&dir, "cube.ply", cube_ply_ascii()),
         write(&dir, "cube_binary.Ply", cube_ply_binary()),
+        write(&dir, "cube_big_endian.ply", cube_ply_binary_endian(false)),
     ];
     for path in &files {
         let mesh = read_surface(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -161,7 +174,7 @@ fn every_surface_format_reads_the_same_cube() {
         assert!(checked.repairs.is_empty() && checked.notes.is_empty(), "{:?}", checked);
     }
     // OBJ and PLY keep the file's vertex order and fan quads from their first corner.
-    for path in [&files[0], &files[3], &files[4]] {
+    for path in [&files[0], &files[3], &files[4], &files[5]] {
         let mesh = read_surface(path).unwrap();
         assert_eq!(mesh.triangles, cube().triangles);
         assert_eq!(mesh.vertices, cube().vertices);
@@ -233,7 +246,7 @@ fn an_open_cube_is_not_watertight() {
     assert!(found[0].contains("not watertight: 4 boundary edges"), "{found:?}");
     assert!(found[0].contains("between vertices 4 (0, 0, 1) and 5 (1, 0, 1)"), "{found:?}");
     let message = check_closed_mesh(mesh).unwrap_err().to_string();
-    assert!(message.contains("1 problem)") && message.contains("repair it"), "{message}");
+    assert!(message.contains("1 problem)") && message.contains("Repair the mesh"), "{message}");
 }
 
 #[test]
@@ -372,6 +385,23 @@ fn non_orientable_and_disconnected_meshes() {
         "{:?}",
         checked.notes
     );
+
+    // The 5-triangle Möbius strip: each triangle (i, i+1, i+2) disagrees with its neighbours
+    // around an odd cycle, so no choice of flips makes it consistent.
+    let mobius = SurfaceMesh {
+        vertices: (0..5)
+            .map(|i| {
+                let a = std::f64::consts::TAU * i as f64 / 5.0;
+                Point3::new(a.cos(), a.sin(), 0.3 * (i % 2) as f64)
+            })
+            .collect(),
+        triangles: (0..5).map(|i| [i, (i + 1) % 5, (i + 2) % 5]).collect(),
+    };
+    let found = problems(mobius);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].starts_with("not watertight: 5 boundary edges"), "{found:?}");
+    assert!(found[1].starts_with("inconsistent orientation: 5 edges") && !found[1].contains("reversing"));
+    assert!(found[2].starts_with("cannot be oriented consistently: 1 component"), "{found:?}");
 
     // Out-of-range indices and non-finite vertices are errors, not panics.
     let mut bad = cube();
@@ -549,12 +579,13 @@ fn noise(seed: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
-fn read_any(path: &Path) -> Result<(), GeometryError> {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext == "vtk" || ext == "msh" {
-        read_tet_mesh(path).map(|_| ())
+/// Parses `bytes` as a file named `name` (in memory: this machine's file writes are slow).
+fn read_any(name: &str, bytes: &[u8]) -> Result<(), GeometryError> {
+    let path = Path::new(name);
+    if name.ends_with(".vtk") || name.ends_with(".msh") {
+        read_tet_mesh_from(path, bytes).map(|_| ())
     } else {
-        read_surface(path).map(|_| ())
+        read_surface_from(path, bytes).map(|_| ())
     }
 }
 
@@ -565,68 +596,75 @@ fn truncated_files_are_errors_not_panics() {
     let mesh = two_tets(false);
     write_tet_mesh_vtk(&vtk, &mesh.vertices, &mesh.tets, &[("extent", &[0.0, 1.0, 2.0, 3.0, 4.0])]).unwrap();
     let files: Vec<(&str, Vec<u8>)> = vec![
-        ("stl", cube_stl_binary()),
-        ("ply", cube_ply_binary()),
-        ("obj", cube_obj().into_bytes()),
-        ("stl", cube_stl_ascii().into_bytes()),
-        ("ply", cube_ply_ascii().into_bytes()),
-        ("vtk", std::fs::read(&vtk).unwrap()),
-        ("msh", MSH22.as_bytes().to_vec()),
-        ("msh", MSH41.as_bytes().to_vec()),
+        ("cut.stl", cube_stl_binary()),
+        ("cut.ply", cube_ply_binary()),
+        ("cut.obj", cube_obj().into_bytes()),
+        ("cut.stl", cube_stl_ascii().into_bytes()),
+        ("cut.ply", cube_ply_ascii().into_bytes()),
+        ("cut.vtk", std::fs::read(&vtk).unwrap()),
+        ("cut.msh", MSH22.as_bytes().to_vec()),
+        ("cut.msh", MSH41.as_bytes().to_vec()),
     ];
-    let path_for = |ext: &str| dir.join(format!("cut.{ext}"));
-    for (k, (ext, bytes)) in files.iter().enumerate() {
-        let path = path_for(ext);
-        std::fs::write(&path, bytes).unwrap();
-        read_any(&path).unwrap_or_else(|e| panic!("file {k} must be valid: {e}"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (k, (name, bytes)) in files.iter().enumerate() {
+        read_any(name, bytes).unwrap_or_else(|e| panic!("file {k} must be valid: {e}"));
+        let mut errors = 0;
         for len in 0..bytes.len() {
-            std::fs::write(&path, &bytes[..len]).unwrap();
-            let result = read_any(&path);
-            // The binary formats state their sizes, so every cut is caught.
-            if k < 2 {
-                let e = result.expect_err(&format!("file {k} cut at {len} bytes"));
-                assert!(!e.to_string().is_empty());
+            if let Err(e) = read_any(name, &bytes[..len]) {
+                assert!(e.to_string().contains(name), "{e}");
+                errors += 1;
             }
         }
+        // The binary formats state their sizes, so every cut is caught; text cut at a line
+        // end can still be a valid, smaller mesh.
+        if k < 2 {
+            assert_eq!(errors, bytes.len(), "file {k}");
+        } else {
+            assert!(errors > bytes.len() / 2, "file {k}: only {errors} of {} cuts caught", bytes.len());
+        }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn garbage_and_corrupt_files_are_errors_not_panics() {
-    let dir = temp_dir("garbage");
     for ext in ["obj", "stl", "ply", "vtk", "msh"] {
-        for seed in 0..20 {
-            let path = write(&dir, &format!("noise.{ext}"), noise(seed, 700));
-            assert!(read_any(&path).is_err(), "{ext} seed {seed}");
+        for seed in 0..50 {
+            assert!(read_any(&format!("noise.{ext}"), &noise(seed, 700)).is_err(), "{ext} seed {seed}");
         }
     }
-    // Every byte of a binary PLY and a binary STL overwritten in turn: no panic.
-    for (ext, bytes) in [("ply", cube_ply_binary()), ("stl", cube_stl_binary())] {
+    // Every byte of each valid file overwritten in turn: never a panic.
+    let files: [(&str, Vec<u8>); 5] = [
+        ("c.ply", cube_ply_binary()),
+        ("c.stl", cube_stl_binary()),
+        ("c.ply", cube_ply_ascii().into_bytes()),
+        ("c.msh", MSH41.as_bytes().to_vec()),
+        ("c.msh", MSH22.as_bytes().to_vec()),
+    ];
+    for (name, bytes) in &files {
         for at in 0..bytes.len() {
-            for value in [0u8, 0x7f, 0xff] {
+            for value in [b'0', b'9', b'-', b' ', b'\n', 0x7f, 0xff] {
                 let mut corrupt = bytes.clone();
                 corrupt[at] = value;
-                let _ = read_any(&write(&dir, &format!("corrupt.{ext}"), &corrupt));
+                let _ = read_any(name, &corrupt);
             }
         }
     }
     // Huge counts must fail fast without allocating for them.
-    let huge: [(&str, String); 6] = [
-        ("ply", cube_ply_ascii().replace("element vertex 8", "element vertex 4000000000")),
-        ("ply", String::from_utf8_lossy(&cube_ply_binary()).replace("element face 6", "element face 999999999999")),
-        ("ply", cube_ply_ascii().replace("4 0 3 2 1 7", "255 0 3 2 1 7")),
-        ("vtk", "# vtk DataFile Version 3.0\nx\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 99999999999999 double\n0 0 0\n".into()),
-        ("msh", MSH22.replace("$Nodes\n5", "$Nodes\n18446744073709551615")),
-        ("msh", MSH41.replace("$Elements\n3 5 1 5", "$Elements\n18446744073709551615 5 1 5")),
+    let huge: [(&str, String); 7] = [
+        ("h.ply", cube_ply_ascii().replace("element vertex 8", "element vertex 4000000000")),
+        ("h.ply", String::from_utf8_lossy(&cube_ply_binary()).replace("element face 6", "element face 999999999999")),
+        ("h.ply", cube_ply_ascii().replace("4 0 3 2 1 7", "255 0 3 2 1 7")),
+        ("h.vtk", "# vtk DataFile Version 3.0\nx\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 99999999999999 double\n0 0 0\n".into()),
+        ("h.vtk", "# vtk DataFile Version 3.0\nx\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 1 double\n0 0 0\nCELLS 1 5\n18446744073709551615 0\n".into()),
+        ("h.msh", MSH22.replace("$Nodes\n5", "$Nodes\n18446744073709551615")),
+        ("h.msh", MSH41.replace("$Elements\n3 5 1 5", "$Elements\n18446744073709551615 5 1 5")),
     ];
-    for (k, (ext, text)) in huge.iter().enumerate() {
-        let path = write(&dir, &format!("huge.{ext}"), text);
-        let e = read_any(&path).expect_err(&format!("huge case {k}"));
+    for (k, (name, text)) in huge.iter().enumerate() {
+        let e = read_any(name, text.as_bytes()).expect_err(&format!("huge case {k}"));
         assert!(!e.to_string().is_empty());
     }
     let mut stl = cube_stl_binary();
     stl[80..84].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(read_any(&write(&dir, "huge.stl", stl)).is_err());
-    std::fs::remove_dir_all(&dir).unwrap();
+    let m = read_any("h.stl", &stl).unwrap_err().to_string();
+    assert!(m.contains("4294967295 triangles"), "{m}");
 }

@@ -27,7 +27,7 @@ pub enum GeometryError {
     InvalidParameter { what: String, reason: String },
     /// A surface mesh that does not bound a solid; `problems` lists every defect found.
     #[error(
-        "the surface mesh does not bound a solid ({} problem{}):\n  - {}\nrepair it in a mesh editor (close holes, remove non-manifold edges, make normals consistent) and load it again",
+        "the surface mesh does not bound a solid ({} problem{}):\n  - {}\nVertex and triangle indices count from 0. Repair the mesh in a mesh editor (close holes, remove non-manifold edges, make normals consistent) and load it again",
         .problems.len(),
         if .problems.len() == 1 { "" } else { "s" },
         .problems.join("\n  - ")

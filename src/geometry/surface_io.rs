@@ -21,13 +21,20 @@ pub const SURFACE_EXTENSIONS: &str = ".obj, .stl, .ply";
 ///   and `element face` with a `vertex_indices` (or `vertex_index`) list; other elements and
 ///   properties are skipped.
 pub fn read_surface(path: &Path) -> Result<SurfaceMesh, GeometryError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| GeometryError::MeshFile { path: path.to_path_buf(), reason: e.to_string() })?;
+    read_surface_from(path, &bytes)
+}
+
+/// Parses `bytes` as the contents of a surface mesh file named `path` (whose extension picks
+/// the format, and which messages name), as [`read_surface`] does.
+pub fn read_surface_from(path: &Path, bytes: &[u8]) -> Result<SurfaceMesh, GeometryError> {
     let file_err = |reason: String| GeometryError::MeshFile { path: path.to_path_buf(), reason };
-    let bytes = std::fs::read(path).map_err(|e| file_err(e.to_string()))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let soup = match ext.as_str() {
-        "obj" => parse_obj(&String::from_utf8_lossy(&bytes)),
-        "stl" => parse_stl(&bytes),
-        "ply" => parse_ply(&bytes),
+        "obj" => parse_obj(&String::from_utf8_lossy(bytes)),
+        "stl" => parse_stl(bytes),
+        "ply" => parse_ply(bytes),
         _ => Err(format!(
             "unknown extension `.{ext}`; surface meshes are read from {SURFACE_EXTENSIONS} files"
         )),

@@ -35,10 +35,17 @@ pub struct TetFile {
 /// Vertices no tet uses are dropped; each tet is made positively oriented (two vertices swapped
 /// where its volume is negative). A tet with no volume is an error naming it.
 pub fn read_tet_mesh(path: &Path) -> Result<TetFile, GeometryError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| GeometryError::MeshFile { path: path.to_path_buf(), reason: e.to_string() })?;
+    read_tet_mesh_from(path, &bytes)
+}
+
+/// Parses `bytes` as the contents of a tet mesh file named `path` (whose extension picks the
+/// format, and which messages name), as [`read_tet_mesh`] does.
+pub fn read_tet_mesh_from(path: &Path, bytes: &[u8]) -> Result<TetFile, GeometryError> {
     let file_err = |reason: String| GeometryError::MeshFile { path: path.to_path_buf(), reason };
-    let bytes = std::fs::read(path).map_err(|e| file_err(e.to_string()))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     let raw = match ext.as_str() {
         "vtk" => parse_vtk(&text),
         "msh" => parse_msh(&text),
