@@ -43,26 +43,31 @@ pub fn read_surface_from(path: &Path, bytes: &[u8]) -> Result<SurfaceMesh, Geome
     soup.into_mesh().map_err(file_err)
 }
 
-/// Vertices and triangles as read, indices not yet checked. `origin[t]` says where triangle `t`
-/// came from, for messages.
+/// Vertices and triangles as read, indices not yet checked. Triangle `t` came from
+/// `{origin_kind} {origin[t]}` ("line 12", "face 3"), for messages.
 #[derive(Default)]
 struct Soup {
     vertices: Vec<Point3>,
     triangles: Vec<[u64; 3]>,
-    origin: Vec<String>,
+    origin: Vec<u64>,
+    origin_kind: &'static str,
     /// How the file counts vertices in messages: 1 for OBJ, 0 for PLY.
     first_index: u64,
 }
 
 impl Soup {
     /// Fans polygon `corners` (from `origin`) into triangles.
-    fn add_polygon(&mut self, corners: &[u64], origin: impl Fn() -> String) -> Result<(), String> {
+    fn add_polygon(&mut self, corners: &[u64], origin: u64) -> Result<(), String> {
         if corners.len() < 3 {
-            return Err(format!("{}: a face has {} corners; faces need at least 3", origin(), corners.len()));
+            return Err(format!(
+                "{} {origin}: a face has {} corners; faces need at least 3",
+                self.origin_kind,
+                corners.len()
+            ));
         }
         for k in 1..corners.len() - 1 {
             self.triangles.push([corners[0], corners[k], corners[k + 1]]);
-            self.origin.push(origin());
+            self.origin.push(origin);
         }
         Ok(())
     }
@@ -79,8 +84,9 @@ impl Soup {
         for (t, tri) in self.triangles.iter().enumerate() {
             if let Some(&bad) = tri.iter().find(|&&i| i >= n) {
                 return Err(format!(
-                    "{}: a face refers to vertex {} (counting from {}) but there are only {n} vertices; \
+                    "{} {}: a face refers to vertex {} (counting from {}) but there are only {n} vertices; \
                      fix the face's indices",
+                    self.origin_kind,
                     self.origin[t],
                     bad.saturating_add(self.first_index),
                     self.first_index
@@ -112,7 +118,7 @@ fn parse_f64(field: &str, what: impl Fn() -> String) -> Result<f64, String> {
 // OBJ
 
 fn parse_obj(text: &str) -> Result<Soup, String> {
-    let mut soup = Soup { first_index: 1, ..Soup::default() };
+    let mut soup = Soup { first_index: 1, origin_kind: "line", ..Soup::default() };
     let mut corners = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let at = || format!("line {}", i + 1);
@@ -132,7 +138,7 @@ fn parse_obj(text: &str) -> Result<Soup, String> {
                 for field in fields {
                     corners.push(obj_index(field, soup.vertices.len(), i + 1)?);
                 }
-                soup.add_polygon(&corners, at)?;
+                soup.add_polygon(&corners, i as u64 + 1)?;
             }
             _ => {}
         }
@@ -204,6 +210,7 @@ fn parse_stl(bytes: &[u8]) -> Result<Soup, String> {
 
 fn parse_binary_stl(records: &[u8]) -> Result<Soup, String> {
     let mut welder = Welder::default();
+    welder.soup.origin_kind = "triangle";
     let f32_at = |r: &[u8], at: usize| f32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]);
     for (t, record) in records.chunks_exact(50).enumerate() {
         let mut tri = [0; 3];
@@ -214,13 +221,14 @@ fn parse_binary_stl(records: &[u8]) -> Result<Soup, String> {
             *slot = welder.corner(finite_point(xyz, origin)?);
         }
         welder.soup.triangles.push(tri);
-        welder.soup.origin.push(format!("triangle {t}"));
+        welder.soup.origin.push(t as u64);
     }
     Ok(welder.soup)
 }
 
 fn parse_ascii_stl(text: &str) -> Result<Soup, String> {
     let mut welder = Welder::default();
+    welder.soup.origin_kind = "facet at line";
     let mut corners: Vec<u64> = Vec::with_capacity(3);
     let mut facet_line = 0;
     for (i, line) in text.lines().enumerate() {
@@ -256,7 +264,7 @@ fn parse_ascii_stl(text: &str) -> Result<Soup, String> {
                     ));
                 }
                 welder.soup.triangles.push([corners[0], corners[1], corners[2]]);
-                welder.soup.origin.push(format!("facet at line {facet_line}"));
+                welder.soup.origin.push(facet_line as u64);
                 corners.clear();
             }
             _ => {}
@@ -411,7 +419,7 @@ fn parse_ply(bytes: &[u8]) -> Result<Soup, String> {
             PlyBody::Binary { bytes: data, pos: 0, offset: body_start, little_endian }
         }
     };
-    let mut soup = Soup::default();
+    let mut soup = Soup { origin_kind: "face", ..Soup::default() };
     let mut corners = Vec::new();
     let mut found_faces = false;
     for element in &elements {
@@ -477,7 +485,7 @@ fn parse_ply(bytes: &[u8]) -> Result<Soup, String> {
                             }
                         }
                         if keep {
-                            soup.add_polygon(&corners, || format!("face {item}"))?;
+                            soup.add_polygon(&corners, item)?;
                         }
                     }
                 }

@@ -94,8 +94,9 @@ pub fn write_tet_mesh_msh(path: &Path, mesh: &TetMesh) -> Result<(), GeometryErr
 struct RawTets {
     vertices: Vec<Point3>,
     tets: Vec<[u64; 4]>,
-    /// Where each tet came from, for messages ("cell 12", "element 7").
-    origin: Vec<String>,
+    /// Where each tet came from, for messages: `{origin_kind} {origin[t]}` ("cell 12").
+    origin: Vec<u64>,
+    origin_kind: &'static str,
     extent: Option<Vec<f64>>,
 }
 
@@ -107,8 +108,8 @@ impl RawTets {
         }
         if let Some(t) = self.tets.iter().position(|t| t.iter().any(|&v| v >= n as u64)) {
             return Err(format!(
-                "{} refers to a node that does not exist (there are {n}); fix its node indices",
-                self.origin[t]
+                "{} {} refers to a node that does not exist (there are {n}); fix its node indices",
+                self.origin_kind, self.origin[t]
             ));
         }
         // Keep the vertices the tets use, in file order.
@@ -151,7 +152,11 @@ impl RawTets {
             tets.push(tet);
         }
         if !degenerate.is_empty() {
-            let shown: Vec<String> = degenerate.iter().take(5).map(|&t| self.origin[t].clone()).collect();
+            let shown: Vec<String> = degenerate
+                .iter()
+                .take(5)
+                .map(|&t| format!("{} {}", self.origin_kind, self.origin[t]))
+                .collect();
             return Err(format!(
                 "{} tetrahedr{} ha{} no volume: {}{}; remesh, or remove the flat tets",
                 degenerate.len(),
@@ -389,7 +394,7 @@ fn parse_vtk(text: &str) -> Result<RawTets, String> {
             ));
         };
         tets.push([a, b, cc, d]);
-        origin.push(format!("cell {c}"));
+        origin.push(c as u64);
     }
     if tets.is_empty() {
         let mut found: Vec<String> = others.iter().map(|(k, n)| format!("type {k} ×{n}")).collect();
@@ -399,7 +404,7 @@ fn parse_vtk(text: &str) -> Result<RawTets, String> {
             if found.is_empty() { "no cells".into() } else { found.join(", ") }
         ));
     }
-    Ok(RawTets { vertices, tets, origin, extent })
+    Ok(RawTets { vertices, tets, origin, origin_kind: "cell", extent })
 }
 
 /// `n` cells as `count i j k …` records (VTK files before 5.1).
@@ -639,7 +644,7 @@ fn parse_msh(text: &str) -> Result<RawTets, String> {
             })?;
         }
         tets.push(tet);
-        origin.push(format!("element {tag}"));
+        origin.push(tag);
     }
-    Ok(RawTets { vertices, tets, origin, extent: None })
+    Ok(RawTets { vertices, tets, origin, origin_kind: "element", extent: None })
 }
