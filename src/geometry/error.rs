@@ -25,4 +25,14 @@ pub enum GeometryError {
     /// A mesher option out of its range.
     #[error("invalid {what}: {reason}")]
     InvalidParameter { what: String, reason: String },
+    /// A surface mesh that does not bound a solid; `problems` lists every defect found.
+    #[error(
+        "the surface mesh does not bound a solid ({} problem{}):\n  - {}\nVertex and triangle indices count from 0. Repair the mesh in a mesh editor (close holes, remove non-manifold edges, make normals consistent) and load it again",
+        .problems.len(),
+        if .problems.len() == 1 { "" } else { "s" },
+        .problems.join("\n  - ")
+    )]
+    InvalidMesh { problems: Vec<String> },
+    #[error("cannot write mesh file {path}: {reason}")]
+    WriteMesh { path: PathBuf, reason: String },
 }

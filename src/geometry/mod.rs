@@ -6,10 +6,13 @@ pub mod clip;
 pub mod convex_hull;
 mod error;
 pub mod mass_properties;
+pub mod mesh_check;
 pub mod mesh_io;
 pub mod mesher;
 mod shape;
+pub mod surface_io;
 mod surface_mesh;
+pub mod tet_io;
 mod tet_mesh;
 
 pub use error::GeometryError;
