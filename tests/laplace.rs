@@ -186,6 +186,7 @@ fn medial_axis_core_of_a_sphere_is_its_centre() {
     assert!(field.core[centre]);
     assert_eq!(field.extent[centre], 1.0);
     assert!(boundary.iter().zip(&field.extent).all(|(&b, &e)| !b || e == 0.0));
+    assert!(field.notes.iter().any(|n| n.contains("the core is small")), "{:?}", field.notes);
     // Mean ε per shell decreases from the centre (s = 0) out to the surface (s = 1).
     let mut levels: Vec<f64> = shell.clone();
     levels.sort_by(f64::total_cmp);

@@ -20,6 +20,11 @@ use graph::Neighbours;
 /// violations; below it they are round-off of the solve.
 const PRINCIPLE_TOLERANCE: f64 = 1e-9;
 
+/// A medial core with fewer than 1 in this many vertices is point- or curve-like: in 3D such a
+/// set has (nearly) zero capacity, so ε decays like (core size)/distance around it. For a
+/// sphere's centre, mean ε at half the radius is 0.08, 0.03, 0.013 with 5, 10, 20 layers.
+const SMALL_CORE: usize = 100;
+
 /// A solved Laplace field.
 #[derive(Clone, Debug, Default)]
 pub struct LaplaceField {
@@ -60,6 +65,12 @@ pub fn laplace_extent(
     let graph = Neighbours::of(mesh, |t| solid[t]);
     let is_core = core::select(mesh, &graph, boundary, depth, core)?;
     let mut notes = Vec::new();
+    let core_count = is_core.iter().filter(|&&c| c).count();
+    if core == Core::MedialAxis && core_count * SMALL_CORE < nv {
+        notes.push(format!(
+            "the core is small ({core_count} of {nv} vertices): a point- or curve-like core makes ε fall off ever faster under refinement; consider skin_depth"
+        ));
+    }
     if flat > 0 {
         notes.push(format!("{flat} flat tets (no volume) were left out"));
     }
