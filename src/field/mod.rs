@@ -9,6 +9,11 @@
 //! the analytic field evaluated at the mesh vertices; iso-surfaces are scaled copies of the
 //! (meshed) surface towards the core. A compliant half space has p0 = E·depth/slab_thickness.
 
+mod error;
+pub mod laplace;
+
+pub use error::FieldError;
+
 use crate::geometry::TetMesh;
 use crate::math::{Point3, Vector3};
 
