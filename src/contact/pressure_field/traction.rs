@@ -176,15 +176,18 @@ fn add_jacobian(
     if p <= 0.0 {
         return;
     }
-    let dp: Vector3 = n * (-p0 * kin.dissipation);
     let vt = v - n * vn;
     let s2 = vt.norm_squared() + kin.stiction_speed * kin.stiction_speed;
     let s = s2.sqrt();
-    let projector = Matrix3::identity() - n * n.transpose();
-    // T = n p − μ p vt/s  ⇒  ∂T/∂v = (n − μ vt/s) ∂pᵀ − μ p (P/s − vt vtᵀ/s³).
-    let d: Matrix3 = (n - vt * (kin.friction / s)) * dp.transpose()
-        - (projector / s - vt * vt.transpose() / (s2 * s)) * (kin.friction * p);
-    let d = d * weight;
+    // T = n p − μ p vt/s with ∂p/∂v = −p0·d·n ⇒
+    // ∂T/∂v = c1·a·nᵀ − c2·(I − n nᵀ − t tᵀ), a = n − μ t, t = vt/s, c1 = −p0 d, c2 = μ p/s.
+    let t = vt / s;
+    let a = n - t * kin.friction;
+    let (c1, c2) = (-p0 * kin.dissipation * weight, kin.friction * p / s * weight);
+    let mut d: Matrix3 = a * n.transpose() * c1 + (n * n.transpose() + t * t.transpose()) * c2;
+    for k in 0..3 {
+        d[(k, k)] -= c2;
+    }
     let xs = x.coords.cross_matrix();
     let dx = d * xs;
     let xd = xs * d;
