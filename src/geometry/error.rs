@@ -25,4 +25,7 @@ pub enum GeometryError {
     /// A mesher option out of its range.
     #[error("invalid {what}: {reason}")]
     InvalidParameter { what: String, reason: String },
+    /// A surface whose interior cannot be tet-meshed (empty, broken, or enclosing nothing).
+    #[error("cannot mesh the interior of the surface: {reason}")]
+    Unmeshable { reason: String },
 }

@@ -11,6 +11,7 @@ pub mod mesher;
 mod shape;
 mod surface_mesh;
 mod tet_mesh;
+pub mod tet_mesher;
 
 pub use error::GeometryError;
 pub use shape::Shape;
