@@ -35,4 +35,7 @@ pub enum GeometryError {
     InvalidMesh { problems: Vec<String> },
     #[error("cannot write mesh file {path}: {reason}")]
     WriteMesh { path: PathBuf, reason: String },
+    /// A surface whose interior cannot be tet-meshed (empty, broken, or enclosing nothing).
+    #[error("cannot mesh the interior of the surface: {reason}")]
+    Unmeshable { reason: String },
 }

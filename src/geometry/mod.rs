@@ -14,6 +14,7 @@ pub mod surface_io;
 mod surface_mesh;
 pub mod tet_io;
 mod tet_mesh;
+pub mod tet_mesher;
 
 pub use error::GeometryError;
 pub use shape::Shape;
