@@ -286,6 +286,9 @@ fn vtk_series_rejects_a_bad_frame_and_keeps_the_earlier_ones() {
     assert_eq!(series.frames(), 1);
 }
 
+/// A named line of a plot.
+type Series<'a> = (&'a str, &'a [(f64, f64)]);
+
 /// Decodes an RGB PNG into (width, height, pixels).
 fn decode(path: &std::path::Path) -> (u32, u32, Vec<[u8; 3]>) {
     let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
@@ -331,7 +334,7 @@ fn plot_survives_nan_empty_constant_and_extreme_series() {
         [(0.0, 1.0), (0.4, 1.5), (0.5, f64::NAN), (1.0, 2.0), (1.4, 1.0), (f64::INFINITY, 3.0), (2.0, 2.5)];
     let empty: [(f64, f64); 0] = [];
     let constant = [(0.0, 4.0), (1.0, 4.0), (2.0, 4.0)];
-    let cases: [(&str, Vec<(&str, &[(f64, f64)])>); 6] = [
+    let cases: [(&str, Vec<Series>); 6] = [
         ("mixed.png", vec![("nan", &with_nan), ("empty", &empty), ("flat", &constant)]),
         ("nothing.png", vec![]),
         ("only_empty.png", vec![("empty", &empty)]),

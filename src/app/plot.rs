@@ -171,21 +171,27 @@ impl Axis {
         }
         if lo == hi {
             let d = if lo == 0.0 { 1.0 } else { 0.1 * lo.abs() };
-            return Self { lo: lo - d, hi: hi + d };
+            return Self { lo: (lo - d).max(f64::MIN), hi: (hi + d).min(f64::MAX) };
         }
-        let d = pad * (hi - lo);
-        Self { lo: lo - d, hi: hi + d }
+        // Halves keep the span finite for data reaching ±f64::MAX; clamping keeps the ends finite.
+        let d = pad * 2.0 * (0.5 * hi - 0.5 * lo);
+        Self { lo: (lo - d).max(f64::MIN), hi: (hi + d).min(f64::MAX) }
+    }
+
+    /// `hi - lo` divided by `k`, without overflowing on the way.
+    fn span_over(&self, k: f64) -> f64 {
+        (0.5 * self.hi - 0.5 * self.lo) * (2.0 / k)
     }
 
     /// Position of `v` along the axis, 0 at `lo` and 1 at `hi`.
     fn fraction(&self, v: f64) -> f64 {
-        let f = (v - self.lo) / (self.hi - self.lo);
+        let f = (0.5 * v - 0.5 * self.lo) / self.span_over(2.0);
         if f.is_finite() { f } else { 0.5 }
     }
 
     /// A round tick spacing: 1, 2 or 5 times a power of ten.
     fn step(&self) -> Option<f64> {
-        let raw = (self.hi - self.lo) / TICKS;
+        let raw = self.span_over(TICKS);
         if !(raw.is_finite() && raw > 0.0) {
             return None;
         }

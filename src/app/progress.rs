@@ -64,8 +64,8 @@ impl<W: Write> Progress<W> {
         self.draw(t, now);
     }
 
-    /// Draws the final state (100 % unless `update` never came that far) and ends the line.
-    /// Later calls and updates do nothing.
+    /// Draws the line at 100 % (the run is complete) and ends it. Later calls and updates do
+    /// nothing.
     pub fn finish(&mut self) {
         if !self.enabled || self.finished {
             return;

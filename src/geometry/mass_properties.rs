@@ -26,9 +26,11 @@ pub struct MassProperties {
 impl MassProperties {
     /// The mass properties of `shape`: closed forms for sphere, box, cylinder, capsule and
     /// ellipsoid (all centred on the origin), exact polyhedral integrals over the hull of a
-    /// convex shape. A half space has infinite volume and is an error.
+    /// convex shape and over the surface of a mesh. A half space has infinite volume and is an
+    /// error.
     pub fn of_shape(shape: &Shape) -> Result<MassProperties, GeometryError> {
         match shape {
+            Shape::Mesh { data, .. } => Self::of_surface_mesh(&data.surface()),
             Shape::Sphere { radius } => {
                 let r = positive("sphere radius", *radius)?;
                 let volume = 4.0 / 3.0 * PI * r.powi(3);

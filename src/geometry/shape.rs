@@ -1,3 +1,4 @@
+use super::{SurfaceMesh, TetMesh};
 use crate::math::Point3;
 use std::path::PathBuf;
 
@@ -32,6 +33,54 @@ pub enum Shape {
         file: PathBuf,
         points: Vec<Point3>,
     },
+    /// A general closed mesh from a file: a triangle surface (OBJ, STL, PLY) or a tet mesh
+    /// (legacy VTK, Gmsh .msh), with how its pressure field's core is chosen. `notes` says what
+    /// loading repaired.
+    Mesh {
+        file: PathBuf,
+        data: MeshData,
+        core: MeshCore,
+        notes: Vec<String>,
+    },
+}
+
+/// The contents of a mesh file.
+#[derive(Clone, Debug)]
+pub enum MeshData {
+    /// A closed, outward-oriented surface (validated).
+    Surface(SurfaceMesh),
+    /// A tet mesh, with the extent ε at its vertices if the file had one.
+    Tets { mesh: TetMesh, extent: Option<Vec<f64>> },
+}
+
+impl PartialEq for MeshData {
+    /// Meshes compare by their sizes only (they are large; scenes compare by file).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (MeshData::Surface(a), MeshData::Surface(b)) => a.triangles == b.triangles,
+            (MeshData::Tets { mesh: a, .. }, MeshData::Tets { mesh: b, .. }) => a.tets == b.tets,
+            _ => false,
+        }
+    }
+}
+
+impl MeshData {
+    /// The closed surface: the mesh itself, or the boundary of the tets.
+    pub fn surface(&self) -> SurfaceMesh {
+        match self {
+            MeshData::Surface(s) => s.clone(),
+            MeshData::Tets { mesh, .. } => mesh.boundary(),
+        }
+    }
+}
+
+/// Where a mesh body's Laplace field is 1 (its "core"); it is 0 on the surface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MeshCore {
+    /// An approximation of the medial axis (the default).
+    MedialAxis,
+    /// Every point at least this deep (m): a compliant skin over a rigid core.
+    SkinDepth(f64),
 }
 
 impl Shape {
@@ -45,6 +94,7 @@ impl Shape {
             Shape::Ellipsoid { .. } => "ellipsoid",
             Shape::HalfSpace => "halfspace",
             Shape::Convex { .. } => "convex",
+            Shape::Mesh { .. } => "mesh",
         }
     }
 }

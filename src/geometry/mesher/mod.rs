@@ -64,6 +64,8 @@ pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMes
         Shape::Ellipsoid { radii } => ellipsoid::surface(*radii, needed()?),
         Shape::HalfSpace => Err(no_mesh()),
         Shape::Convex { file, points } => convex::surface(file, points),
+        // A mesh file is its own surface (a tet mesh: its boundary).
+        Shape::Mesh { data, .. } => Ok(data.surface()),
     }
 }
 
@@ -97,6 +99,14 @@ pub fn layered_tet_mesh_with(
         Shape::Ellipsoid { radii } => ellipsoid::cored(*radii, resolution)?,
         Shape::HalfSpace => return Err(no_mesh()),
         Shape::Convex { file, points } => convex::cored(file, points, resolution)?,
+        Shape::Mesh { .. } => {
+            return Err(GeometryError::NoMesh {
+                shape: "mesh".into(),
+                hint: "a general mesh has no core to build shells towards: mesh its interior with \
+                       tet_mesher::mesh_interior and give it a Laplace field"
+                    .into(),
+            });
+        }
     };
     let shells = layout.shells(resolution, cored.depth)?;
     let tets = 3.0 * cored.surface.triangles.len() as f64 * (shells.len() - 1) as f64;
