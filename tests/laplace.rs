@@ -203,7 +203,7 @@ fn medial_axis_core_of_a_sphere_is_its_centre() {
 }
 
 #[test]
-fn medial_axis_core_of_a_box_lies_on_its_medial_planes() {
+fn medial_axis_core_of_a_box_is_its_deep_part_around_the_medial_planes() {
     let (n, d) = ([10, 8, 6], 0.01);
     let mesh = grid_mesh(n, d, 0.0, |_| true);
     let size = n.map(|c| c as f64 * d);
@@ -219,14 +219,19 @@ fn medial_axis_core_of_a_box_lies_on_its_medial_planes() {
     let field = laplace_extent(&mesh, &boundary, &depth, Core::MedialAxis).unwrap();
     let core: Vec<usize> = (0..mesh.vertices.len()).filter(|&v| field.core[v]).collect();
     assert!(core.len() > 5, "{} core vertices", core.len());
+    let deepest = depth.iter().cloned().fold(0.0, f64::max);
     for &v in &core {
-        // On the medial surface the two nearest faces are equally far; one cell off it at most.
+        // The core is the medial planes thickened to half their depth, without the parts
+        // shallower than a quarter of the deepest point (near the box's edges).
         let p = mesh.vertices[v];
         let mut dist: Vec<f64> = (0..3).flat_map(|i| [p[i], size[i] - p[i]]).collect();
         dist.sort_by(f64::total_cmp);
-        assert!(dist[1] - dist[0] <= d + 1e-12, "core vertex {p} is off the medial planes");
+        assert!(depth[v] >= 0.25 * deepest - 1e-12, "core vertex {p} is shallow");
+        assert!(depth[v] >= 0.5 * dist[1] - d - 1e-12, "core vertex {p} is far from the medial planes");
         assert_eq!(field.extent[v], 1.0);
     }
+    // Shallow vertices (less than a quarter of the deepest) are never core.
+    assert!((0..mesh.vertices.len()).all(|v| !field.core[v] || depth[v] >= 0.25 * deepest - 1e-12));
     let centre =
         mesh.vertices.iter().position(|p| (0..3).all(|i| (p[i] - size[i] / 2.0).abs() < 1e-12)).unwrap();
     assert!(field.core[centre]);

@@ -68,7 +68,7 @@ pub fn laplace_extent(
     let core_count = is_core.iter().filter(|&&c| c).count();
     if core == Core::MedialAxis && core_count * SMALL_CORE < nv {
         notes.push(format!(
-            "the core is small ({core_count} of {nv} vertices): a point- or curve-like core makes ε fall off ever faster under refinement; consider skin_depth"
+            "the core is small ({core_count} of {nv} vertices): the mesh may be too coarse to resolve the body's thickness"
         ));
     }
     if flat > 0 {

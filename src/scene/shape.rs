@@ -4,7 +4,7 @@ use super::checks::{positive, positive_n};
 use super::location::fix_for;
 use super::raw::{RawShape, SHAPE_KEYS};
 use super::{Place, SceneError};
-use crate::geometry::{Shape, mesh_io};
+use crate::geometry::{MeshCore, MeshData, Shape, mesh_check, mesh_io, surface_io, tet_io};
 use std::path::Path;
 
 /// Converts a body's shape table. `place` is the shape table's place; relative files resolve
@@ -65,14 +65,63 @@ pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -
             }
             Shape::Convex { file: path, points }
         }
-        RawShape::Mesh { .. } => {
-            return Err(SceneError::Invalid {
-                place: place.clone(),
-                key: "shape.type".into(),
-                problem: "= \"mesh\": general closed meshes are not supported yet (issue 4)".into(),
-                fix: "use convex: shape = { type = \"convex\", file = ... } uses the convex hull of the same file".into(),
-            });
-        }
+        RawShape::Mesh { file, field, core, skin_depth } => mesh_shape(base_dir.join(&file), field, core, skin_depth, place)?,
     };
     Ok(shape)
+}
+
+/// `shape = { type = "mesh", file, field = "laplace", core = "medial_axis", skin_depth }`.
+fn mesh_shape(
+    path: std::path::PathBuf,
+    field: Option<String>,
+    core: Option<String>,
+    skin_depth: Option<f64>,
+    place: &Place,
+) -> Result<Shape, SceneError> {
+    let invalid = |key: &str, problem: String, fix: &str| SceneError::Invalid {
+        place: place.clone(),
+        key: format!("shape.{key}"),
+        problem,
+        fix: fix.into(),
+    };
+    if let Some(f) = field.as_deref().filter(|f| *f != "laplace") {
+        return Err(invalid("field", format!("= \"{f}\" is unknown"), "use field = \"laplace\" (the default)"));
+    }
+    let core = match (core.as_deref(), skin_depth) {
+        (Some("medial_axis") | None, None) => MeshCore::MedialAxis,
+        (Some("skin_depth") | None, Some(h)) => MeshCore::SkinDepth(positive(place, "shape.skin_depth", h, "m")?),
+        (Some("skin_depth"), None) => {
+            return Err(invalid("skin_depth", "is missing for core = \"skin_depth\"".into(), "give skin_depth (m)"));
+        }
+        (Some("medial_axis"), Some(_)) => {
+            return Err(invalid(
+                "skin_depth",
+                "is given with core = \"medial_axis\"".into(),
+                "remove skin_depth, or remove core to use the skin",
+            ));
+        }
+        (Some(other), _) => {
+            return Err(invalid(
+                "core",
+                format!("= \"{other}\" is unknown"),
+                "use core = \"medial_axis\" (the default) or give skin_depth (m)",
+            ));
+        }
+    };
+    let file_error = |source: crate::geometry::GeometryError| SceneError::ShapeFile {
+        place: place.clone(),
+        path: path.clone(),
+        source: Box::new(source),
+    };
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let (data, notes) = if ext == "vtk" || ext == "msh" {
+        let file = tet_io::read_tet_mesh(&path).map_err(file_error)?;
+        (MeshData::Tets { mesh: file.mesh, extent: file.extent }, Vec::new())
+    } else {
+        let surface = surface_io::read_surface(&path).map_err(file_error)?;
+        let checked = mesh_check::check_closed_mesh(surface).map_err(file_error)?;
+        let notes = checked.repairs.into_iter().chain(checked.notes).collect();
+        (MeshData::Surface(checked.mesh), notes)
+    };
+    Ok(Shape::Mesh { file: path, data, core, notes })
 }
