@@ -1,3 +1,4 @@
 //! Contact models. Each turns geometry + poses (+ velocities) into contact results.
 
+pub mod hertz;
 pub mod pressure_field;
