@@ -1,7 +1,7 @@
 //! Prints narrow-phase queries per second for each shape pair (run with `--release`):
 //! `cargo run --release --example mpr_speed`.
 
-use contactlab::contact::hertz::{ConvexShape, MprStats, MprTolerances, mpr::signed_distance_counted};
+use contactlab::contact::hertz::{ConvexShape, MprStats, MprTolerances, signed_distance_counted};
 use contactlab::math::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use std::time::Instant;
 

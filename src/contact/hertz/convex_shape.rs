@@ -5,7 +5,7 @@
 //! box a smaller box). The narrow phase measures distances between cores and subtracts the
 //! margins, which is exact and far better conditioned than working on the rounded surfaces.
 
-use super::error::HertzGeometryError;
+use super::collision_error::HertzGeometryError;
 use crate::geometry::Shape;
 use crate::geometry::convex_hull::convex_hull;
 use crate::math::{Isometry3, Point3, Vector3};

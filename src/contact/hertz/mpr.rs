@@ -4,20 +4,20 @@
 //!
 //! * **Separated or shallow** (the common case, every contact of rounded shapes whose
 //!   penetration is below the sum of the margins): the distance between the *cores* by GJK
-//!   ([`super::gjk`]) minus the margins. This is the exact Euclidean signed distance, smooth
+//!   (`gjk.rs`) minus the margins. This is the exact Euclidean signed distance, smooth
 //!   through zero, so contact start can be located in time by root finding.
 //! * **Cores overlap**: Minkowski Portal Refinement (XenoCollide, Snethen, Game Programming
 //!   Gems 7) on the whole shapes finds a portal of `D` hit by the ray from an interior point
 //!   through the origin; its depth and normal are the classic MPR estimate. The final
-//!   tetrahedron then seeds a polytope expansion ([`super::epa`]) that turns the estimate into
+//!   tetrahedron then seeds a polytope expansion (`epa.rs`) that turns the estimate into
 //!   the true minimum translation depth; if that fails the MPR estimate is returned, flagged.
 //!
 //! Sphere–sphere is analytic. Witness points on spheres and ellipsoids are their support
 //! points along the normal, so they lie exactly on the surface.
 
+use super::collision_error::{Body, MprError};
 use super::convex_shape::ConvexShape;
 use super::epa::{barycentric, expand_polytope};
-use super::error::{Body, MprError};
 use super::gjk::{GjkStop, gjk_distance};
 use super::minkowski::{Difference, Posed, Vertex, not_above};
 use crate::math::{Isometry3, Point3, Vector3};
