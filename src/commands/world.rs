@@ -46,6 +46,11 @@ impl ContactWorld {
             if progress {
                 eprintln!("contactlab: meshing body `{}` ({})", spec.name, spec.shape.kind());
             }
+            if let crate::geometry::Shape::Mesh { file, notes, .. } = &spec.shape {
+                for note in notes {
+                    eprintln!("contactlab: body `{}`, {}: {note}", spec.name, file.display());
+                }
+            }
             let body = PfBody::new(&spec.shape, &contact_properties(spec))
                 .map_err(|source| BodyBuildError { name: spec.name.clone(), source })?;
             bodies.push(body);

@@ -4,7 +4,9 @@ use super::PressureFieldError;
 use crate::field::{self, LinearField};
 use crate::geometry::bvh::Bvh;
 use crate::geometry::mesher;
-use crate::geometry::{Shape, SurfaceMesh, TetMesh};
+use crate::field::laplace;
+use crate::geometry::tet_mesher;
+use crate::geometry::{MeshCore, MeshData, Shape, SurfaceMesh, TetMesh};
 use crate::math::{Plane, Point3, Vector3};
 
 /// How a body responds in contact.
@@ -100,12 +102,15 @@ impl PfBody {
                     why: "a compliant body is meshed with tets of about this edge length (m)",
                 })?;
                 check_positive("resolution", res)?;
-                let layered = mesher::layered_tet_mesh(shape, res)?;
-                let extent = field::extent_from_shells(&layered.shell);
-                (
-                    PfGeometry::CompliantMesh(CompliantMesh::new(layered.mesh, extent, *modulus)),
-                    Some(*modulus),
-                )
+                let (mesh, extent) = match shape {
+                    Shape::Mesh { data, core, .. } => mesh_field(data, *core, res)?,
+                    _ => {
+                        let layered = mesher::layered_tet_mesh(shape, res)?;
+                        let extent = field::extent_from_shells(&layered.shell);
+                        (layered.mesh, extent)
+                    }
+                };
+                (PfGeometry::CompliantMesh(CompliantMesh::new(mesh, extent, *modulus)), Some(*modulus))
             }
         };
         Ok(PfBody { geometry, modulus, dissipation: props.dissipation, friction: props.friction })
@@ -132,6 +137,50 @@ impl RigidMesh {
         let bvh = Bvh::build(mesh.triangles.len(), |t| mesh.triangle(t));
         let apex = volume_centroid(&mesh);
         RigidMesh { mesh, bvh, apex }
+    }
+}
+
+/// The tet mesh and extent ε of a mesh body: a tet file's own ε if it has one, else a Laplace
+/// field on its tets; a surface is first meshed inside at `resolution`, and its vertices' depth
+/// is their exact distance to the surface.
+fn mesh_field(data: &MeshData, core: MeshCore, resolution: f64) -> Result<(TetMesh, Vec<f64>), PressureFieldError> {
+    let core = match core {
+        MeshCore::MedialAxis => laplace::Core::MedialAxis,
+        MeshCore::SkinDepth(h) => laplace::Core::SkinDepth(h),
+    };
+    match data {
+        MeshData::Tets { mesh, extent: Some(extent) } => {
+            if extent.len() != mesh.vertices.len() || extent.iter().any(|e| !(0.0..=1.0).contains(e)) {
+                return Err(PressureFieldError::BadExtent {
+                    reason: format!(
+                        "{} values for {} vertices, all must be in [0, 1]",
+                        extent.len(),
+                        mesh.vertices.len()
+                    ),
+                });
+            }
+            Ok((mesh.clone(), extent.clone()))
+        }
+        MeshData::Tets { mesh, extent: None } => {
+            let boundary = laplace::boundary_vertices(mesh);
+            let depth = laplace::depth_by_graph(mesh, &boundary);
+            let field = laplace::laplace_extent(mesh, &boundary, &depth, core)?;
+            Ok((mesh.clone(), field.extent))
+        }
+        MeshData::Surface(surface) => {
+            let meshed = tet_mesher::mesh_interior(surface, resolution)?;
+            let distance = tet_mesher::SurfaceDistance::new(surface);
+            let boundary = meshed.on_surface.clone();
+            let depth: Vec<f64> = meshed
+                .mesh
+                .vertices
+                .iter()
+                .zip(&boundary)
+                .map(|(p, &b)| if b { 0.0 } else { distance.distance(p) })
+                .collect();
+            let field = laplace::laplace_extent(&meshed.mesh, &boundary, &depth, core)?;
+            Ok((meshed.mesh, field.extent))
+        }
     }
 }
 

@@ -17,4 +17,8 @@ pub enum PressureFieldError {
     TwoHalfSpaces,
     #[error(transparent)]
     Geometry(#[from] GeometryError),
+    #[error(transparent)]
+    Field(#[from] crate::field::FieldError),
+    #[error("the mesh file's `extent` is unusable: {reason}; remove it to compute a Laplace field instead")]
+    BadExtent { reason: String },
 }
