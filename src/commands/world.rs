@@ -51,8 +51,11 @@ impl ContactWorld {
                     eprintln!("contactlab: body `{}`, {}: {note}", spec.name, file.display());
                 }
             }
-            let body = PfBody::new(&spec.shape, &contact_properties(spec))
+            let (body, notes) = PfBody::build(&spec.shape, &contact_properties(spec))
                 .map_err(|source| BodyBuildError { name: spec.name.clone(), source })?;
+            for note in notes {
+                eprintln!("contactlab: body `{}`: {note}", spec.name);
+            }
             bodies.push(body);
         }
         Ok(ContactWorld { bodies })

@@ -78,6 +78,13 @@ pub struct PfBody {
 impl PfBody {
     /// Builds the meshes, field and hierarchy of a body from its shape and properties.
     pub fn new(shape: &Shape, props: &ContactProperties) -> Result<PfBody, PressureFieldError> {
+        Self::build(shape, props).map(|(body, _)| body)
+    }
+
+    /// [`PfBody::new`], with the notes of the meshing and field computation (warnings of the
+    /// tet mesher such as thin features, maximum-principle reports of the Laplace field).
+    pub fn build(shape: &Shape, props: &ContactProperties) -> Result<(PfBody, Vec<String>), PressureFieldError> {
+        let mut notes = Vec::new();
         check_non_negative("dissipation", props.dissipation)?;
         check_non_negative("friction", props.friction)?;
         let (geometry, modulus) = match (&props.compliance, shape) {
@@ -103,7 +110,7 @@ impl PfBody {
                 })?;
                 check_positive("resolution", res)?;
                 let (mesh, extent) = match shape {
-                    Shape::Mesh { data, core, .. } => mesh_field(data, *core, res)?,
+                    Shape::Mesh { data, core, .. } => mesh_field(data, *core, res, &mut notes)?,
                     _ => {
                         let layered = mesher::layered_tet_mesh(shape, res)?;
                         let extent = field::extent_from_shells(&layered.shell);
@@ -113,7 +120,7 @@ impl PfBody {
                 (PfGeometry::CompliantMesh(CompliantMesh::new(mesh, extent, *modulus)), Some(*modulus))
             }
         };
-        Ok(PfBody { geometry, modulus, dissipation: props.dissipation, friction: props.friction })
+        Ok((PfBody { geometry, modulus, dissipation: props.dissipation, friction: props.friction }, notes))
     }
 
     /// Whether the body is compliant.
@@ -143,7 +150,12 @@ impl RigidMesh {
 /// The tet mesh and extent ε of a mesh body: a tet file's own ε if it has one, else a Laplace
 /// field on its tets; a surface is first meshed inside at `resolution`, and its vertices' depth
 /// is their exact distance to the surface.
-fn mesh_field(data: &MeshData, core: MeshCore, resolution: f64) -> Result<(TetMesh, Vec<f64>), PressureFieldError> {
+fn mesh_field(
+    data: &MeshData,
+    core: MeshCore,
+    resolution: f64,
+    notes: &mut Vec<String>,
+) -> Result<(TetMesh, Vec<f64>), PressureFieldError> {
     let core = match core {
         MeshCore::MedialAxis => laplace::Core::MedialAxis,
         MeshCore::SkinDepth(h) => laplace::Core::SkinDepth(h),
@@ -165,10 +177,20 @@ fn mesh_field(data: &MeshData, core: MeshCore, resolution: f64) -> Result<(TetMe
             let boundary = laplace::boundary_vertices(mesh);
             let depth = laplace::depth_by_graph(mesh, &boundary);
             let field = laplace::laplace_extent(mesh, &boundary, &depth, core)?;
+            notes.extend(field.notes);
             Ok((mesh.clone(), field.extent))
         }
         MeshData::Surface(surface) => {
             let meshed = tet_mesher::mesh_interior(surface, resolution)?;
+            let st = &meshed.stats;
+            notes.push(format!(
+                "meshed inside: {} tets, dihedral angles {:.1}°–{:.1}°, volume {:+.3}% of the surface's",
+                meshed.mesh.tets.len(),
+                st.min_dihedral_deg,
+                st.max_dihedral_deg,
+                (st.volume_ratio - 1.0) * 100.0
+            ));
+            notes.extend(meshed.warnings.iter().cloned());
             let distance = tet_mesher::SurfaceDistance::new(surface);
             let boundary = meshed.on_surface.clone();
             let depth: Vec<f64> = meshed
@@ -179,6 +201,7 @@ fn mesh_field(data: &MeshData, core: MeshCore, resolution: f64) -> Result<(TetMe
                 .map(|(p, &b)| if b { 0.0 } else { distance.distance(p) })
                 .collect();
             let field = laplace::laplace_extent(&meshed.mesh, &boundary, &depth, core)?;
+            notes.extend(field.notes);
             Ok((meshed.mesh, field.extent))
         }
     }
