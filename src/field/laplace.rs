@@ -99,11 +99,6 @@ pub fn laplace_extent(
         .flat_map(|v| (graph.start[v]..graph.start[v + 1]).map(move |e| (v, e)))
         .filter(|&(v, e)| (graph.adjacent[e] as usize) > v && k.off[e] > 0.0)
         .count();
-    if obtuse > 0 {
-        notes.push(format!(
-            "{obtuse} edges couple positively (obtuse dihedral angles): the discrete maximum principle is not guaranteed"
-        ));
-    }
 
     if !free.is_empty() {
         let solution = solve_free(&graph, &k, &free, &free_index, &extent)?;
@@ -115,7 +110,7 @@ pub fn laplace_extent(
     let (principle_violations, max_violation) = check_principle(&graph, &free, &extent);
     if principle_violations > 0 {
         notes.push(format!(
-            "{principle_violations} vertices broke the discrete maximum principle (by up to {max_violation:.3e}); clamped to [0, 1]"
+            "{principle_violations} vertices broke the discrete maximum principle (by up to {max_violation:.3e}; {obtuse} edges have obtuse dihedral angles); clamped to [0, 1]"
         ));
     }
     for e in &mut extent {

@@ -184,7 +184,8 @@ fn mesh_field(
             let meshed = tet_mesher::mesh_interior(surface, resolution)?;
             let st = &meshed.stats;
             notes.push(format!(
-                "meshed inside: {} tets, dihedral angles {:.1}°–{:.1}°, volume {:+.3}% of the surface's",
+                "meshed inside in {:.3} s: {} tets, dihedral angles {:.1}°–{:.1}°, volume {:+.3}% of the surface's",
+                st.seconds,
                 meshed.mesh.tets.len(),
                 st.min_dihedral_deg,
                 st.max_dihedral_deg,
