@@ -20,13 +20,24 @@ fn example(name: &str) -> String {
 }
 
 fn lines(path: &Path) -> Vec<String> {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).lines().map(String::from).collect()
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(String::from)
+        .collect()
 }
 
 #[test]
 fn simulate_writes_the_three_csv_files_and_a_summary() {
     let out = temp_dir("csv");
-    let run = contactlab(&["simulate", &example("spinning_puck.toml"), "--out", out.to_str().unwrap(), "--png", "--vtk"]);
+    let run = contactlab(&[
+        "simulate",
+        &example("spinning_puck.toml"),
+        "--out",
+        out.to_str().unwrap(),
+        "--png",
+        "--vtk",
+    ]);
     let (stdout, stderr) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
     assert!(run.status.success(), "{stderr}");
     assert!(stdout.contains("steps") && stdout.contains("real-time factor"), "summary: {stdout}");

@@ -56,8 +56,16 @@ fn compliant_torus() -> PfBody {
 /// non-convex rigid mesh whose top faces are at z = 0.
 fn rails() -> PfBody {
     // A U-shaped prism: cross-section in x–z, extruded along y from −0.2 to 0.2.
-    let outline: [(f64, f64); 8] =
-        [(-0.08, -0.05), (0.08, -0.05), (0.08, 0.0), (0.04, 0.0), (0.04, -0.03), (-0.04, -0.03), (-0.04, 0.0), (-0.08, 0.0)];
+    let outline: [(f64, f64); 8] = [
+        (-0.08, -0.05),
+        (0.08, -0.05),
+        (0.08, 0.0),
+        (0.04, 0.0),
+        (0.04, -0.03),
+        (-0.04, -0.03),
+        (-0.04, 0.0),
+        (-0.08, 0.0),
+    ];
     let n = outline.len() as u32;
     let mut vertices = Vec::new();
     for y in [-0.2, 0.2] {
@@ -81,7 +89,12 @@ fn rails() -> PfBody {
     if mesh.volume() < 0.0 {
         mesh.triangles.iter_mut().for_each(|t| t.swap(1, 2));
     }
-    PfBody { geometry: PfGeometry::RigidMesh(RigidMesh::new(mesh)), modulus: None, dissipation: 0.0, friction: 0.0 }
+    PfBody {
+        geometry: PfGeometry::RigidMesh(RigidMesh::new(mesh)),
+        modulus: None,
+        dissipation: 0.0,
+        friction: 0.0,
+    }
 }
 
 #[test]
@@ -96,7 +109,11 @@ fn a_torus_on_two_rails_touches_in_two_patches_with_one_wrench() {
     let centroids: Vec<Point3> = surface
         .polygons
         .iter()
-        .map(|p| Point3::from(p.vertices.iter().fold(Vector3::zeros(), |s, v| s + v.coords) / p.vertices.len() as f64))
+        .map(|p| {
+            Point3::from(
+                p.vertices.iter().fold(Vector3::zeros(), |s, v| s + v.coords) / p.vertices.len() as f64,
+            )
+        })
         .collect();
     let mut patch = vec![usize::MAX; centroids.len()];
     let mut patches = 0;
@@ -128,7 +145,8 @@ fn a_torus_on_two_rails_touches_in_two_patches_with_one_wrench() {
             // ∫p dA and ∫x p dA over the triangle (exact for linear p).
             let int_p = area * (p0 + p1 + p2) / 3.0;
             let sx = x0.coords + x1.coords + x2.coords;
-            let int_xp = (x0.coords * p0 + x1.coords * p1 + x2.coords * p2 + sx * (p0 + p1 + p2)) * (area / 12.0);
+            let int_xp =
+                (x0.coords * p0 + x1.coords * p1 + x2.coords * p2 + sx * (p0 + p1 + p2)) * (area / 12.0);
             sum.force += p.normal * int_p;
             sum.torque += int_xp.cross(&p.normal);
         }
@@ -143,8 +161,11 @@ fn a_torus_on_two_rails_touches_in_two_patches_with_one_wrench() {
     for i in 0..3 {
         let mut e = Vector3::zeros();
         e[i] = 1.0;
-        let shift = |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pt;
-        let fd = -(energy(at(&torus, shift(h)), at(&rails, pr)) - energy(at(&torus, shift(-h)), at(&rails, pr))) / (2.0 * h);
+        let shift =
+            |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pt;
+        let fd = -(energy(at(&torus, shift(h)), at(&rails, pr))
+            - energy(at(&torus, shift(-h)), at(&rails, pr)))
+            / (2.0 * h);
         assert!((fd - w.force[i]).abs() < 1e-5 * scale, "axis {i}: −dU/dx {fd} vs {}", w.force[i]);
     }
 }
@@ -174,8 +195,11 @@ fn a_torus_sliding_over_the_ground_has_a_continuous_wrench_and_force_is_minus_en
     for i in 0..3 {
         let mut e = Vector3::zeros();
         e[i] = 1.0;
-        let shift = |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pt;
-        let fd = -(energy(at(&torus, shift(h)), at(&ground, g)) - energy(at(&torus, shift(-h)), at(&ground, g))) / (2.0 * h);
+        let shift =
+            |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pt;
+        let fd = -(energy(at(&torus, shift(h)), at(&ground, g))
+            - energy(at(&torus, shift(-h)), at(&ground, g)))
+            / (2.0 * h);
         assert!((fd - w.force[i]).abs() < 1e-5 * w.force.norm(), "axis {i}: {fd} vs {}", w.force[i]);
     }
 }

@@ -11,18 +11,11 @@ pub enum OutputError {
     },
     /// The data handed to a writer is inconsistent (a caller bug or a bad mesh).
     #[error("cannot write {path}: {problem}; {fix}")]
-    BadInput {
-        path: PathBuf,
-        problem: String,
-        fix: String,
-    },
+    BadInput { path: PathBuf, problem: String, fix: String },
 }
 
 impl OutputError {
     pub(super) fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Self + '_ {
-        move |source| OutputError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        move |source| OutputError::Io { path: path.to_path_buf(), source }
     }
 }

@@ -99,9 +99,7 @@ pub(super) fn text_pixels(text: &str) -> impl Iterator<Item = (usize, usize)> + 
     text.chars().enumerate().flat_map(|(i, c)| {
         let rows = glyph(c).unwrap_or([0; 7]);
         (0..HEIGHT).flat_map(move |r| {
-            (0..5)
-                .filter(move |col| rows[r] & (0x10 >> col) != 0)
-                .map(move |col| (i * ADVANCE + col, r))
+            (0..5).filter(move |col| rows[r] & (0x10 >> col) != 0).map(move |col| (i * ADVANCE + col, r))
         })
     })
 }

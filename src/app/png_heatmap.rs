@@ -25,11 +25,7 @@ pub fn write_pressure_png(
     width_px: u32,
 ) -> Result<(), OutputError> {
     for (name, surface) in panels {
-        if let Some(i) = surface
-            .polygons
-            .iter()
-            .position(|p| p.pressure.len() != p.vertices.len())
-        {
+        if let Some(i) = surface.polygons.iter().position(|p| p.pressure.len() != p.vertices.len()) {
             return Err(OutputError::BadInput {
                 path: path.to_path_buf(),
                 problem: format!(
@@ -81,34 +77,17 @@ impl Layout {
         let text_scale = (width / 500).max(1);
         let bar_height = (width / 40).clamp(6, 40);
         let height = margin + side + margin + bar_height + margin / 2 + 7 * text_scale + margin;
-        Ok(Self {
-            width,
-            height,
-            margin,
-            side,
-            bar_height,
-            text_scale,
-        })
+        Ok(Self { width, height, margin, side, bar_height, text_scale })
     }
 
     fn panel(&self, i: usize) -> Rect {
         let x0 = self.margin + i * (self.side + self.margin);
-        Rect {
-            x0,
-            y0: self.margin,
-            x1: x0 + self.side,
-            y1: self.margin + self.side,
-        }
+        Rect { x0, y0: self.margin, x1: x0 + self.side, y1: self.margin + self.side }
     }
 
     fn bar(&self) -> Rect {
         let y0 = 2 * self.margin + self.side;
-        Rect {
-            x0: self.margin,
-            y0,
-            x1: self.width - self.margin,
-            y1: y0 + self.bar_height,
-        }
+        Rect { x0: self.margin, y0, x1: self.width - self.margin, y1: y0 + self.bar_height }
     }
 }
 
@@ -117,26 +96,16 @@ fn pressure_range<'a>(surfaces: impl Iterator<Item = &'a ContactSurface>) -> (f6
     let all = surfaces.flat_map(|s| s.polygons.iter().flat_map(|p| p.pressure.iter().copied()));
     let (lo, hi) = all
         .filter(|p| p.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p), hi.max(p))
-        });
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p), hi.max(p)));
     if lo <= hi { (lo, hi) } else { (0.0, 0.0) }
 }
 
 /// One panel: the surface projected onto the plane orthogonal to its mean normal, scaled with
 /// equal aspect to fit, each polygon filled as a fan of triangles from its first vertex.
-fn draw_panel(
-    image: &mut Image,
-    rect: Rect,
-    surface: &ContactSurface,
-    colour: &impl Fn(f64) -> Rgb,
-) {
+fn draw_panel(image: &mut Image, rect: Rect, surface: &ContactSurface, colour: &impl Fn(f64) -> Rgb) {
     let view = View::of(surface);
     let finite = |p: &&crate::contact::pressure_field::ContactPolygon| {
-        p.vertices.len() >= 3
-            && p.vertices
-                .iter()
-                .all(|v| v.coords.iter().all(|c| c.is_finite()))
+        p.vertices.len() >= 3 && p.vertices.iter().all(|v| v.coords.iter().all(|c| c.is_finite()))
     };
     let polygons: Vec<Vec<[f64; 2]>> = surface
         .polygons
@@ -152,18 +121,10 @@ fn draw_panel(
     let inner = (rect.x1 - rect.x0) as f64 - 2.0 * pad;
     let extent = (max[0] - min[0]).max(max[1] - min[1]);
     let scale = if extent > 0.0 { inner / extent } else { 1.0 };
-    let centre = [
-        (rect.x0 + rect.x1) as f64 / 2.0,
-        (rect.y0 + rect.y1) as f64 / 2.0,
-    ];
+    let centre = [(rect.x0 + rect.x1) as f64 / 2.0, (rect.y0 + rect.y1) as f64 / 2.0];
     let mid = [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0];
     // Image rows grow downwards, so v is flipped to keep the view right-handed.
-    let to_px = |q: &[f64; 2]| {
-        [
-            centre[0] + (q[0] - mid[0]) * scale,
-            centre[1] - (q[1] - mid[1]) * scale,
-        ]
-    };
+    let to_px = |q: &[f64; 2]| [centre[0] + (q[0] - mid[0]) * scale, centre[1] - (q[1] - mid[1]) * scale];
 
     for (polygon, pixels) in surface.polygons.iter().filter(finite).zip(&polygons) {
         let p = &polygon.pressure;
@@ -178,10 +139,7 @@ fn draw_panel(
 fn bounds<'a>(points: impl Iterator<Item = &'a [f64; 2]>) -> Option<([f64; 2], [f64; 2])> {
     points.fold(None, |acc, q| {
         let (lo, hi) = acc.unwrap_or((*q, *q));
-        Some((
-            [lo[0].min(q[0]), lo[1].min(q[1])],
-            [hi[0].max(q[0]), hi[1].max(q[1])],
-        ))
+        Some(([lo[0].min(q[0]), lo[1].min(q[1])], [hi[0].max(q[0]), hi[1].max(q[1])]))
     })
 }
 
@@ -191,15 +149,7 @@ fn draw_colour_bar(image: &mut Image, layout: &Layout, lo: f64, hi: f64) {
     let span = (bar.x1 - bar.x0).saturating_sub(1).max(1) as f64;
     for x in bar.x0..bar.x1 {
         let c = viridis((x - bar.x0) as f64 / span);
-        image.fill_rect(
-            Rect {
-                x0: x,
-                y0: bar.y0,
-                x1: x + 1,
-                y1: bar.y1,
-            },
-            c,
-        );
+        image.fill_rect(Rect { x0: x, y0: bar.y0, x1: x + 1, y1: bar.y1 }, c);
     }
     image.outline(bar, FRAME);
     let (s, y) = (layout.text_scale, bar.y1 + layout.margin / 2);

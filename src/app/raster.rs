@@ -24,11 +24,7 @@ pub(super) struct Image {
 
 impl Image {
     pub fn new(width: usize, height: usize, background: Rgb) -> Self {
-        Self {
-            width,
-            height,
-            data: background.repeat(width * height),
-        }
+        Self { width, height, data: background.repeat(width * height) }
     }
 
     pub fn set(&mut self, x: usize, y: usize, c: Rgb) {
@@ -78,18 +74,10 @@ impl Image {
             return;
         }
         let lo = |k: usize| p.iter().map(|q| q[k]).fold(f64::INFINITY, f64::min).floor();
-        let hi = |k: usize| {
-            p.iter()
-                .map(|q| q[k])
-                .fold(f64::NEG_INFINITY, f64::max)
-                .ceil()
-        };
+        let hi = |k: usize| p.iter().map(|q| q[k]).fold(f64::NEG_INFINITY, f64::max).ceil();
         // Clamp in f64 before converting, so far-off vertices cannot overflow the loop bounds.
         let span = |lo: f64, hi: f64, min: usize, max: usize| {
-            (
-                lo.max(min as f64) as usize,
-                hi.min(max as f64).max(0.0) as usize,
-            )
+            (lo.max(min as f64) as usize, hi.min(max as f64).max(0.0) as usize)
         };
         let (x0, x1) = span(lo(0), hi(0), clip.x0, clip.x1.min(self.width));
         let (y0, y1) = span(lo(1), hi(1), clip.y0, clip.y1.min(self.height));
@@ -101,11 +89,7 @@ impl Image {
                 let w1 = edge(p[2], p[0], cx, cy) / area;
                 let w2 = 1.0 - w0 - w1;
                 if w0 >= -1e-9 && w1 >= -1e-9 && w2 >= -1e-9 {
-                    self.set(
-                        x,
-                        y,
-                        colour(w0 * values[0] + w1 * values[1] + w2 * values[2]),
-                    );
+                    self.set(x, y, colour(w0 * values[0] + w1 * values[1] + w2 * values[2]));
                 }
             }
         }
@@ -133,7 +117,12 @@ impl Image {
         // Clamp in f64 before converting, as in `fill_triangle`.
         let lo = |v: f64, min: usize| (v - half).round().max(min as f64) as usize;
         let (x0, y0) = (lo(p[0], clip.x0), lo(p[1], clip.y0));
-        let r = Rect { x0, y0, x1: x0.saturating_add(size).min(clip.x1), y1: y0.saturating_add(size).min(clip.y1) };
+        let r = Rect {
+            x0,
+            y0,
+            x1: x0.saturating_add(size).min(clip.x1),
+            y1: y0.saturating_add(size).min(clip.y1),
+        };
         self.fill_rect(r, c);
     }
 
@@ -158,16 +147,12 @@ impl Image {
     pub fn write_png(&self, path: &Path) -> Result<(), OutputError> {
         let io = OutputError::io(path);
         let file = std::fs::File::create(path).map_err(OutputError::io(path))?;
-        let mut encoder = png::Encoder::new(
-            std::io::BufWriter::new(file),
-            self.width as u32,
-            self.height as u32,
-        );
+        let mut encoder =
+            png::Encoder::new(std::io::BufWriter::new(file), self.width as u32, self.height as u32);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        let result = encoder
-            .write_header()
-            .and_then(|mut w| w.write_image_data(&self.data).and_then(|()| w.finish()));
+        let result =
+            encoder.write_header().and_then(|mut w| w.write_image_data(&self.data).and_then(|()| w.finish()));
         result.map_err(|e| io(std::io::Error::other(e)))
     }
 }

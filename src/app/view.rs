@@ -48,10 +48,6 @@ fn polygon_area(vertices: &[Point3]) -> f64 {
     let Some(o) = vertices.first() else {
         return 0.0;
     };
-    let twice: Vector3 = vertices
-        .windows(2)
-        .skip(1)
-        .map(|w| (w[0] - o).cross(&(w[1] - o)))
-        .sum();
+    let twice: Vector3 = vertices.windows(2).skip(1).map(|w| (w[0] - o).cross(&(w[1] - o))).sum();
     0.5 * twice.norm()
 }

@@ -91,11 +91,7 @@ pub fn write_contact_surface_vtk(path: &Path, surface: &ContactSurface) -> Resul
             first += p.vertices.len();
         }
         writeln!(w, "POINT_DATA {n_points}")?;
-        scalars(
-            w,
-            "pressure",
-            polys.iter().flat_map(|p| p.pressure.iter().copied()),
-        )?;
+        scalars(w, "pressure", polys.iter().flat_map(|p| p.pressure.iter().copied()))?;
         writeln!(w, "CELL_DATA {}", polys.len())?;
         writeln!(w, "NORMALS normal double")?;
         for p in polys {
@@ -124,11 +120,7 @@ pub(super) fn check_pressures(path: &Path, surface: &ContactSurface) -> Result<(
 }
 
 pub(super) fn bad(path: &Path, problem: String, fix: &str) -> OutputError {
-    OutputError::BadInput {
-        path: path.to_path_buf(),
-        problem,
-        fix: fix.into(),
-    }
+    OutputError::BadInput { path: path.to_path_buf(), problem, fix: fix.into() }
 }
 
 /// Every index is below `n` (a bad index would write a file VTK readers crash on).
@@ -153,16 +145,11 @@ fn write_file(
     body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {
     let mut w = BufWriter::new(File::create(path).map_err(OutputError::io(path))?);
-    body(&mut w)
-        .and_then(|()| w.flush())
-        .map_err(OutputError::io(path))
+    body(&mut w).and_then(|()| w.flush()).map_err(OutputError::io(path))
 }
 
 fn header(w: &mut impl Write, title: &str, dataset: &str) -> std::io::Result<()> {
-    writeln!(
-        w,
-        "# vtk DataFile Version 3.0\n{title}\nASCII\nDATASET {dataset}"
-    )
+    writeln!(w, "# vtk DataFile Version 3.0\n{title}\nASCII\nDATASET {dataset}")
 }
 
 fn points<'a>(
@@ -182,15 +169,8 @@ fn vector(w: &mut impl Write, v: &Vector3) -> std::io::Result<()> {
 }
 
 /// A scalar array. VTK names cannot contain spaces, so they are replaced.
-fn scalars(
-    w: &mut impl Write,
-    name: &str,
-    values: impl Iterator<Item = f64>,
-) -> std::io::Result<()> {
-    let name: String = name
-        .chars()
-        .map(|c| if c.is_whitespace() { '_' } else { c })
-        .collect();
+fn scalars(w: &mut impl Write, name: &str, values: impl Iterator<Item = f64>) -> std::io::Result<()> {
+    let name: String = name.chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect();
     writeln!(w, "SCALARS {name} double 1\nLOOKUP_TABLE default")?;
     for v in values {
         writeln!(w, "{v}")?;

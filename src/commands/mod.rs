@@ -1,9 +1,9 @@
 //! The `contactlab` subcommands, as library functions the binary calls.
 
 pub mod contact;
-pub mod simulate;
 pub mod field;
 pub mod sim_world;
+pub mod simulate;
 mod world;
 
 pub use world::{ContactWorld, PairIndex};

@@ -4,10 +4,10 @@
 use super::sim_world::build_world;
 use crate::app::{self, BodyFrame, ContactFrame, EnergyRow, MeshCells, Progress, SimWriter, VtkSeries};
 use crate::contact::pressure_field::{self, BodyState, PfGeometry};
+use crate::dynamics::DynamicsError;
 use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::{self, Flow, Integrator, RunStats};
 use crate::dynamics::world::World;
-use crate::dynamics::DynamicsError;
 use crate::scene::Scene;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -70,7 +70,9 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
     let integrator = match name {
         "semi_implicit_euler" => {
             if sim.rtol.is_some() || sim.atol.is_some() {
-                bail!("[sim] rtol/atol are for the adaptive integrators (dopri5, radau5); remove them or pick one of those");
+                bail!(
+                    "[sim] rtol/atol are for the adaptive integrators (dopri5, radau5); remove them or pick one of those"
+                );
             }
             Integrator::SemiImplicitEuler { dt: sim.dt.unwrap_or(1e-3) }
         }
@@ -95,7 +97,8 @@ const MAX_VTK_FRAMES: usize = 200;
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let (integrator, output_dt) = integrator(scene)?;
     let world = build_world(scene, args.progress)?;
-    let mut writer = SimWriter::create(&args.out).with_context(|| format!("creating outputs in {}", args.out.display()))?;
+    let mut writer = SimWriter::create(&args.out)
+        .with_context(|| format!("creating outputs in {}", args.out.display()))?;
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
     let outputs = (scene.sim.duration / output_dt).ceil() as usize + 1;
     let vtk_every = outputs.div_ceil(MAX_VTK_FRAMES).max(1);
@@ -105,8 +108,15 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let start = Instant::now();
     let result = simulate::run(&world, &integrator, scene.sim.duration, output_dt, |t, y| {
         let begin = Instant::now();
-        write_outputs(&world, t, y, &mut writer, series.as_mut().filter(|_| frame % vtk_every == 0), &mut plots)
-            .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+        write_outputs(
+            &world,
+            t,
+            y,
+            &mut writer,
+            series.as_mut().filter(|_| frame % vtk_every == 0),
+            &mut plots,
+        )
+        .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
         frame += 1;
         progress.update(t);
         output_wall += begin.elapsed();
@@ -123,7 +133,8 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         Integrator::Dopri5 { .. } => "dopri5",
         Integrator::Radau5 { .. } => "radau5",
     };
-    let stats = result.with_context(|| format!("simulation stopped (outputs up to then are in {})", args.out.display()))?;
+    let stats = result
+        .with_context(|| format!("simulation stopped (outputs up to then are in {})", args.out.display()))?;
     Ok(Summary { stats, integrator: name.into(), wall, output_wall })
 }
 
@@ -223,9 +234,16 @@ impl Plots {
             column(|e| e.dissipated),
             column(|e| e.total),
         );
-        let series = [("kinetic", &k[..]), ("gravity", &g[..]), ("elastic", &el[..]), ("dissipated", &d[..]), ("total", &tot[..])];
+        let series = [
+            ("kinetic", &k[..]),
+            ("gravity", &g[..]),
+            ("elastic", &el[..]),
+            ("dissipated", &d[..]),
+            ("total", &tot[..]),
+        ];
         app::plot_lines(&dir.join("energy.png"), "energy (J)", "t (s)", &series, 900, 500)?;
-        let forces: Vec<(&str, &[(f64, f64)])> = self.forces.iter().map(|(n, v)| (n.as_str(), &v[..])).collect();
+        let forces: Vec<(&str, &[(f64, f64)])> =
+            self.forces.iter().map(|(n, v)| (n.as_str(), &v[..])).collect();
         app::plot_lines(&dir.join("contact_force.png"), "contact force |F| (N)", "t (s)", &forces, 900, 500)?;
         Ok(())
     }

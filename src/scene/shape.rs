@@ -65,7 +65,9 @@ pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -
             }
             Shape::Convex { file: path, points }
         }
-        RawShape::Mesh { file, field, core, skin_depth } => mesh_shape(base_dir.join(&file), field, core, skin_depth, place)?,
+        RawShape::Mesh { file, field, core, skin_depth } => {
+            mesh_shape(base_dir.join(&file), field, core, skin_depth, place)?
+        }
     };
     Ok(shape)
 }
@@ -85,13 +87,23 @@ fn mesh_shape(
         fix: fix.into(),
     };
     if let Some(f) = field.as_deref().filter(|f| *f != "laplace") {
-        return Err(invalid("field", format!("= \"{f}\" is unknown"), "use field = \"laplace\" (the default)"));
+        return Err(invalid(
+            "field",
+            format!("= \"{f}\" is unknown"),
+            "use field = \"laplace\" (the default)",
+        ));
     }
     let core = match (core.as_deref(), skin_depth) {
         (Some("medial_axis") | None, None) => MeshCore::MedialAxis,
-        (Some("skin_depth") | None, Some(h)) => MeshCore::SkinDepth(positive(place, "shape.skin_depth", h, "m")?),
+        (Some("skin_depth") | None, Some(h)) => {
+            MeshCore::SkinDepth(positive(place, "shape.skin_depth", h, "m")?)
+        }
         (Some("skin_depth"), None) => {
-            return Err(invalid("skin_depth", "is missing for core = \"skin_depth\"".into(), "give skin_depth (m)"));
+            return Err(invalid(
+                "skin_depth",
+                "is missing for core = \"skin_depth\"".into(),
+                "give skin_depth (m)",
+            ));
         }
         (Some("medial_axis"), Some(_)) => {
             return Err(invalid(

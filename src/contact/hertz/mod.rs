@@ -15,5 +15,6 @@ pub use broad_phase::broad_phase;
 pub use collision_error::{Body, HertzGeometryError, MprError};
 pub use convex_shape::ConvexShape;
 pub use mpr::{
-    Contact, EstimateReason, MprCounts, MprStats, MprTolerances, Quality, signed_distance, signed_distance_counted,
+    Contact, EstimateReason, MprCounts, MprStats, MprTolerances, Quality, signed_distance,
+    signed_distance_counted,
 };

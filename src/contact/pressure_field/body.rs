@@ -1,10 +1,10 @@
 //! The geometry a body brings to pressure field contact, built once in its body frame.
 
 use super::PressureFieldError;
+use crate::field::laplace;
 use crate::field::{self, LinearField};
 use crate::geometry::bvh::Bvh;
 use crate::geometry::mesher;
-use crate::field::laplace;
 use crate::geometry::tet_mesher;
 use crate::geometry::{MeshCore, MeshData, Shape, SurfaceMesh, TetMesh};
 use crate::math::{Plane, Point3, Vector3};
@@ -83,7 +83,10 @@ impl PfBody {
 
     /// [`PfBody::new`], with the notes of the meshing and field computation (warnings of the
     /// tet mesher such as thin features, maximum-principle reports of the Laplace field).
-    pub fn build(shape: &Shape, props: &ContactProperties) -> Result<(PfBody, Vec<String>), PressureFieldError> {
+    pub fn build(
+        shape: &Shape,
+        props: &ContactProperties,
+    ) -> Result<(PfBody, Vec<String>), PressureFieldError> {
         let mut notes = Vec::new();
         check_non_negative("dissipation", props.dissipation)?;
         check_non_negative("friction", props.friction)?;

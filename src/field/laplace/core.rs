@@ -104,7 +104,13 @@ pub(crate) fn medial_axis(mesh: &TetMesh, graph: &Neighbours, boundary: &[bool],
 /// Adds to the ridge vertices every interior vertex whose depth is at least
 /// [`CORE_DEPTH_FRACTION`] × the depth of its nearest ridge vertex (nearest along mesh edges,
 /// by a multi-source Dijkstra).
-fn thicken(mesh: &TetMesh, graph: &Neighbours, boundary: &[bool], depth: &[f64], ridge: &[bool]) -> Vec<bool> {
+fn thicken(
+    mesh: &TetMesh,
+    graph: &Neighbours,
+    boundary: &[bool],
+    depth: &[f64],
+    ridge: &[bool],
+) -> Vec<bool> {
     use std::cmp::Ordering;
     use std::collections::BinaryHeap;
     #[derive(PartialEq)]
@@ -145,6 +151,9 @@ fn thicken(mesh: &TetMesh, graph: &Neighbours, boundary: &[bool], depth: &[f64],
         }
     }
     (0..n)
-        .map(|v| ridge[v] || (!boundary[v] && dist[v].is_finite() && depth[v] >= CORE_DEPTH_FRACTION * source_depth[v]))
+        .map(|v| {
+            ridge[v]
+                || (!boundary[v] && dist[v].is_finite() && depth[v] >= CORE_DEPTH_FRACTION * source_depth[v])
+        })
         .collect()
 }
