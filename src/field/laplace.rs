@@ -6,7 +6,7 @@ mod core;
 mod graph;
 mod stiffness;
 
-pub use core::{Core, RIDGE_SLOPE};
+pub use core::{CORE_DEPTH_FRACTION, Core, MIN_CORE_DEPTH_FRACTION, RIDGE_SLOPE};
 pub use graph::{boundary_vertices, depth_by_graph};
 
 use super::FieldError;
