@@ -231,13 +231,18 @@ fn missing_convex_file_names_body_key_and_path() {
 }
 
 #[test]
-fn general_meshes_are_not_supported_yet() {
+fn mesh_shapes_name_a_missing_file_and_bad_keys() {
     let msg =
         message("[[body]]\nname = \"bunny\"\nmass = 1\nshape = { type = \"mesh\", file = \"bunny.obj\" }\n");
-    assert_mentions(
-        &msg,
-        &["body 'bunny'", "general closed meshes are not supported yet (issue 4); use convex"],
+    assert_mentions(&msg, &["body 'bunny'", "bunny.obj"]);
+    let msg = message(
+        "[[body]]\nname = \"bunny\"\nmass = 1\nshape = { type = \"mesh\", file = \"bunny.obj\", core = \"middle\" }\n",
     );
+    assert_mentions(&msg, &["body 'bunny'", "shape.core", "medial_axis"]);
+    let msg = message(
+        "[[body]]\nname = \"bunny\"\nmass = 1\nshape = { type = \"mesh\", file = \"bunny.obj\", skin_depth = -1 }\n",
+    );
+    assert_mentions(&msg, &["body 'bunny'", "skin_depth"]);
 }
 
 #[test]
