@@ -409,10 +409,12 @@ fn compliant_body_without_modulus() {
 }
 
 #[test]
-fn hertz_model_is_not_implemented_yet() {
-    let scene =
-        format!("[model]\nkind = \"hertz\"\n{}{GROUND}", ball_with(&format!("{BALL_SHAPE}{BALL_CONTACT}")));
-    assert_rejected("hertz", &scene, &["hertz", "not implemented"]);
+fn volume6d_model_is_not_implemented_yet() {
+    let scene = format!(
+        "[model]\nkind = \"volume6d\"\n{}{GROUND}",
+        ball_with(&format!("{BALL_SHAPE}{BALL_CONTACT}"))
+    );
+    assert_rejected("volume6d", &scene, &["volume6d", "not implemented"]);
 }
 
 #[test]

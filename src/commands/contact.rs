@@ -27,9 +27,11 @@ pub struct PairReport {
     pub b: String,
     pub force: [f64; 3],
     pub torque: [f64; 3],
-    pub area: f64,
+    /// Contact area (m²); `null` for point-contact models.
+    pub area: Option<f64>,
     pub energy: Option<f64>,
-    pub faces: usize,
+    /// Number of contact polygons; `null` for point-contact models.
+    pub faces: Option<usize>,
 }
 
 /// The whole report (the JSON printed with `--json`).
@@ -51,6 +53,12 @@ pub fn query(states: &[BodyState], pairs: &[PairIndex], options: &QueryOptions) 
 
 /// Runs the command and returns the report (printing is the caller's).
 pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    if scene.model == ModelKind::Hertz {
+        return super::contact_hertz::run(scene, args);
+    }
     if scene.model != ModelKind::PressureField {
         bail!("model kind `{}` is not implemented yet; use kind = \"pressure_field\"", scene.model.key());
     }
@@ -81,9 +89,9 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
             b: scene.bodies[p.b].name.clone(),
             force: r.wrench.force.into(),
             torque: r.wrench.torque.into(),
-            area: r.area,
+            area: Some(r.area),
             energy: Some(energy),
-            faces: r.faces,
+            faces: Some(r.faces),
         });
         if args.vtk.is_some() || args.png.is_some() {
             surfaces.push((
@@ -149,19 +157,13 @@ fn sanitize(name: &str) -> String {
 pub fn format_report(report: &ContactReport) -> String {
     let mut s = format!("model {}: {} contacting pair(s)\n", report.model, report.pairs.len());
     for p in &report.pairs {
+        let area = p.area.map_or("null".to_string(), |a| format!("{a:.6e}"));
+        let energy = p.energy.map_or("null".to_string(), |e| format!("{e:.6e}"));
+        let faces = p.faces.map_or("null".to_string(), |f| f.to_string());
+        let (f, t) = (p.force, p.torque);
         s += &format!(
-            "  {} – {}: force [{:.6}, {:.6}, {:.6}] N, torque [{:.6}, {:.6}, {:.6}] N·m, area {:.6e} m², energy {} J, {} faces\n",
-            p.a,
-            p.b,
-            p.force[0],
-            p.force[1],
-            p.force[2],
-            p.torque[0],
-            p.torque[1],
-            p.torque[2],
-            p.area,
-            p.energy.map_or("null".to_string(), |e| format!("{e:.6e}")),
-            p.faces
+            "  {} – {}: force [{:.6}, {:.6}, {:.6}] N, torque [{:.6}, {:.6}, {:.6}] N·m, area {area} m², energy {energy} J, {faces} faces\n",
+            p.a, p.b, f[0], f[1], f[2], t[0], t[1], t[2]
         );
     }
     s += &format!("{:.1} µs per query\n", report.micros_per_query);

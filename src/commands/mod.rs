@@ -1,6 +1,7 @@
 //! The `contactlab` subcommands, as library functions the binary calls.
 
 pub mod contact;
+mod contact_hertz;
 pub mod field;
 pub mod sim_world;
 pub mod simulate;

@@ -95,6 +95,17 @@ const MAX_VTK_FRAMES: usize = 200;
 /// Runs the simulation, writing outputs as it goes. On a failure the outputs written so far
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
+    if scene.model != crate::scene::ModelKind::PressureField {
+        bail!(
+            "simulation under model kind `{}` is not implemented yet; use kind = \"pressure_field\"{}",
+            scene.model.key(),
+            if scene.model == crate::scene::ModelKind::Hertz {
+                " (`contactlab contact` already evaluates hertz contacts at the initial state)"
+            } else {
+                ""
+            }
+        );
+    }
     let (integrator, output_dt) = integrator(scene)?;
     let world = build_world(scene, args.progress)?;
     let mut writer = SimWriter::create(&args.out)

@@ -72,4 +72,9 @@ pub struct ContactSpec {
     pub friction: f64,
     /// Depth (m) over which a compliant half space's pressure grows to E; half spaces only.
     pub slab_thickness: Option<f64>,
+    /// Hertz model: a material of the palette by name (e.g. "Steel").
+    pub material: Option<String>,
+    /// Hertz model: a custom material's Young's modulus (Pa) and Poisson's ratio.
+    pub youngs_modulus: Option<f64>,
+    pub poissons_ratio: Option<f64>,
 }

@@ -26,11 +26,15 @@ pub struct ModelSettings {
     /// Stiction speed v_s (m/s) of the regularized Coulomb friction: friction grows smoothly
     /// from zero and reaches ≈ 71% of μ·p at a slip speed of v_s. Default 1e-4 m/s.
     pub stiction_speed: f64,
+    /// Hertz model: the elastic contact reduction factor k_red (> 0). Default 1.
+    pub elastic_contact_reduction_factor: f64,
+    /// Hertz model: the largest damping coefficient d_max (N·s/m, ≥ 0). Default 2000.
+    pub max_contact_damping: f64,
 }
 
 impl Default for ModelSettings {
     fn default() -> Self {
-        Self { stiction_speed: 1e-4 }
+        Self { stiction_speed: 1e-4, elastic_contact_reduction_factor: 1.0, max_contact_damping: 2000.0 }
     }
 }
 

@@ -20,6 +20,8 @@ pub(super) struct RawScene {
 pub(super) struct RawModel {
     pub kind: ModelKind,
     pub stiction_speed: Option<f64>,
+    pub elastic_contact_reduction_factor: Option<f64>,
+    pub max_contact_damping: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -80,6 +82,9 @@ pub(super) struct RawContact {
     pub dissipation: Option<f64>,
     pub friction: Option<f64>,
     pub slab_thickness: Option<f64>,
+    pub material: Option<String>,
+    pub youngs_modulus: Option<f64>,
+    pub poissons_ratio: Option<f64>,
 }
 
 /// `shape = { type = "...", ... }`.

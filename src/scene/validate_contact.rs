@@ -23,7 +23,39 @@ pub(super) fn contact_spec(
         dissipation: non_negative(place, "contact.dissipation", raw.dissipation.unwrap_or(0.0))?,
         friction: non_negative(place, "contact.friction", raw.friction.unwrap_or(0.0))?,
         slab_thickness: opt_positive("contact.slab_thickness", raw.slab_thickness, "m")?,
+        material: raw.material.clone(),
+        youngs_modulus: opt_positive("contact.youngs_modulus", raw.youngs_modulus, "Pa")?,
+        poissons_ratio: raw
+            .poissons_ratio
+            .map(|v| {
+                let v = positive(place, "contact.poissons_ratio", v, "")?;
+                if v < 1.0 {
+                    Ok(v)
+                } else {
+                    Err(SceneError::Invalid {
+                        place: place.clone(),
+                        key: "contact.poissons_ratio".into(),
+                        problem: format!("must be below 1, got {v}"),
+                        fix: "give a Poisson's ratio in (0, 1), e.g. 0.3".into(),
+                    })
+                }
+            })
+            .transpose()?,
     };
+    if spec.material.is_some() && (spec.youngs_modulus.is_some() || spec.poissons_ratio.is_some()) {
+        return Err(not_allowed(
+            place,
+            "contact.youngs_modulus",
+            "`material` names a palette material already; give either the name or youngs_modulus and poissons_ratio",
+        ));
+    }
+    if spec.youngs_modulus.is_some() != spec.poissons_ratio.is_some() {
+        return Err(not_allowed(
+            place,
+            if spec.youngs_modulus.is_some() { "contact.youngs_modulus" } else { "contact.poissons_ratio" },
+            "a custom material needs both youngs_modulus and poissons_ratio",
+        ));
+    }
     let halfspace = matches!(shape, Shape::HalfSpace);
     if spec.slab_thickness.is_some() && !halfspace {
         return Err(not_allowed(place, "contact.slab_thickness", "only a half space has a slab thickness"));

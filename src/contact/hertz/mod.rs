@@ -10,6 +10,7 @@ mod gjk;
 pub mod material;
 mod minkowski;
 pub mod mpr;
+pub mod pair;
 
 pub use broad_phase::broad_phase;
 pub use collision_error::{Body, HertzGeometryError, MprError};
