@@ -2,75 +2,30 @@
 //! initial state (MPR narrow phase, Hertz force law, materials from the palette).
 
 use super::contact::{ContactArgs, ContactReport, PairReport};
+use super::hertz_setup::hertz_contacts;
 use crate::contact::hertz::broad_phase;
-use crate::contact::hertz::force_law::ContactLaw;
-use crate::contact::hertz::material::{Material, Palette};
-use crate::contact::hertz::pair::{HertzBody, hertz_pair};
+use crate::contact::hertz::pair::hertz_pair;
 use crate::scene::Scene;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use std::time::Instant;
-
-/// A body's material: a palette name, or a custom one named after the body.
-fn material(palette: &mut Palette, spec: &crate::scene::BodySpec) -> Result<String> {
-    let c = &spec.contact;
-    match (&c.material, c.youngs_modulus, c.poissons_ratio) {
-        (Some(name), _, _) => {
-            palette.solid(name).with_context(|| format!("body `{}`", spec.name))?;
-            Ok(name.clone())
-        }
-        (None, Some(e), Some(nu)) => {
-            palette
-                .add_solid(&spec.name, Material { youngs_modulus: e, poissons_ratio: nu })
-                .with_context(|| format!("body `{}`", spec.name))?;
-            Ok(spec.name.clone())
-        }
-        _ => bail!(
-            "body `{}` has no material: the hertz model needs contact.material (one of: {}) or contact.youngs_modulus and contact.poissons_ratio",
-            spec.name,
-            palette.solid_names().collect::<Vec<_>>().join(", ")
-        ),
-    }
-}
 
 /// Evaluates every penetrating pair at the initial state.
 pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
-    let mut palette = Palette::builtin();
-    let mut bodies = Vec::new();
-    let mut materials = Vec::new();
-    for spec in &scene.bodies {
-        bodies.push(HertzBody::new(&spec.shape).with_context(|| format!("body `{}`", spec.name))?);
-        materials.push(material(&mut palette, spec)?);
-    }
-    let settings = &scene.model_settings;
-    let boxes: Vec<_> = bodies.iter().zip(&scene.bodies).map(|(b, s)| b.shape.aabb(&s.pose)).collect();
+    let hertz = hertz_contacts(scene)?;
+    let boxes: Vec<_> = hertz.bodies.iter().zip(&scene.bodies).map(|(b, s)| b.shape.aabb(&s.pose)).collect();
     let candidates: Vec<(usize, usize)> = broad_phase(&boxes)
         .into_iter()
-        .filter(|&(a, b)| !(scene.bodies[a].fixed && scene.bodies[b].fixed))
         .map(|(a, b)| (a.min(b), a.max(b)))
+        .filter(|&(a, b)| hertz.law(a, b).is_some())
         .collect();
-    let mut laws = Vec::with_capacity(candidates.len());
-    for &(a, b) in &candidates {
-        let (ma, mb) = (palette.solid(&materials[a])?, palette.solid(&materials[b])?);
-        let pair = palette.pair(&materials[a], &materials[b])?;
-        let law = ContactLaw::new(
-            &ma,
-            &mb,
-            &bodies[a].kind,
-            &bodies[b].kind,
-            pair,
-            settings.elastic_contact_reduction_factor,
-            settings.max_contact_damping,
-        )
-        .with_context(|| format!("bodies `{}` and `{}`", scene.bodies[a].name, scene.bodies[b].name))?;
-        laws.push(law);
-    }
     let query = || -> Result<Vec<_>> {
         let mut out = Vec::with_capacity(candidates.len());
-        for (&(a, b), law) in candidates.iter().zip(&laws) {
+        for &(a, b) in &candidates {
             let (sa, sb) = (&scene.bodies[a], &scene.bodies[b]);
-            let c =
-                hertz_pair((&bodies[a], &sa.pose, &sa.twist), (&bodies[b], &sb.pose, &sb.twist), law, None)
-                    .with_context(|| format!("bodies `{}` and `{}`", sa.name, sb.name))?;
+            let law = hertz.law(a, b).context("every candidate pair has a law")?;
+            let (ba, bb) = (&hertz.bodies[a], &hertz.bodies[b]);
+            let c = hertz_pair((ba, &sa.pose, &sa.twist), (bb, &sb.pose, &sb.twist), law, None)
+                .with_context(|| format!("bodies `{}` and `{}`", sa.name, sb.name))?;
             out.push(c);
         }
         Ok(out)

@@ -2,6 +2,7 @@
 
 pub mod contact;
 mod contact_hertz;
+pub mod hertz_setup;
 pub mod field;
 pub mod sim_world;
 pub mod simulate;

@@ -59,6 +59,10 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
 /// The world of a scene (meshing every body; progress on stderr when `progress` is set).
 pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
     let bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
+    if scene.model == crate::scene::ModelKind::Hertz {
+        let hertz = super::hertz_setup::hertz_contacts(scene)?;
+        return Ok(World::with_hertz(bodies, hertz, scene.sim.gravity));
+    }
     let contact = ContactWorld::build(scene, progress)?;
     let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
     Ok(World::new(bodies, contact.bodies, scene.sim.gravity, options))

@@ -95,15 +95,11 @@ const MAX_VTK_FRAMES: usize = 200;
 /// Runs the simulation, writing outputs as it goes. On a failure the outputs written so far
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
-    if scene.model != crate::scene::ModelKind::PressureField {
+    use crate::scene::ModelKind;
+    if !matches!(scene.model, ModelKind::PressureField | ModelKind::Hertz) {
         bail!(
-            "simulation under model kind `{}` is not implemented yet; use kind = \"pressure_field\"{}",
-            scene.model.key(),
-            if scene.model == crate::scene::ModelKind::Hertz {
-                " (`contactlab contact` already evaluates hertz contacts at the initial state)"
-            } else {
-                ""
-            }
+            "simulation under model kind `{}` is not implemented yet; use kind = \"pressure_field\" or \"hertz\"",
+            scene.model.key()
         );
     }
     let (integrator, output_dt) = integrator(scene)?;

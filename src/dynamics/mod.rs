@@ -2,6 +2,7 @@
 
 pub mod body;
 mod error;
+pub mod hertz_contacts;
 pub mod ode;
 pub mod semi_implicit_euler;
 pub mod simulate;

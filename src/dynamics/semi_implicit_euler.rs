@@ -105,6 +105,7 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<(), Dynamic
     }
     let d = world.layout.dissipated();
     y[d] += dt * loads.dissipation;
+    world.accept_step(t + dt, y);
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });
     }

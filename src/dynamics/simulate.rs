@@ -38,6 +38,10 @@ impl OdeSystem for WorldSystem<'_> {
     fn project(&mut self, y: &mut [f64]) {
         self.world.normalize(y);
     }
+
+    fn accepted(&mut self, t: f64, y: &[f64]) {
+        self.world.accept_step(t, y);
+    }
 }
 
 /// Whether to go on after an output.

@@ -7,6 +7,8 @@
 
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
+use super::hertz_contacts::HertzContacts;
+use crate::contact::hertz::pair::{HertzContact, hertz_pair};
 use crate::contact::pressure_field::{self, BodyState, PairWrench, PfBody, QueryOptions, VelocityJacobian};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
@@ -34,12 +36,18 @@ pub struct PairContact {
     pub a: usize,
     pub b: usize,
     pub result: PairWrench,
+    /// The elastic energy when the model gives it with the wrench (Hertz); else computed on
+    /// demand from the pressure fields.
+    pub energy: Option<f64>,
 }
 
 /// The bodies, their contact geometry (pressure field model) and the loads.
 pub struct World {
     pub bodies: Vec<RigidBody>,
+    /// The pressure field bodies (one per body), unless the Hertz model is in use.
     pub contact: Vec<PfBody>,
+    /// The Hertz point-contact model, when the scene uses it (then `contact` is empty).
+    pub hertz: Option<HertzContacts>,
     pub gravity: Vector3,
     pub options: QueryOptions,
     pub layout: StateLayout,
@@ -69,14 +77,26 @@ impl World {
         for a in 0..bodies.len() {
             for b in a + 1..bodies.len() {
                 let immobile = |i: usize| matches!(bodies[i].motion, Motion::Fixed);
-                if (immobile(a) && immobile(b)) || (!contact[a].is_compliant() && !contact[b].is_compliant())
-                {
+                let rigid = |i: usize| contact.get(i).is_none_or(|c| !c.is_compliant());
+                if (immobile(a) && immobile(b)) || (rigid(a) && rigid(b)) {
                     continue;
                 }
                 pairs.push((a, b));
             }
         }
-        World { bodies, contact, gravity, options, layout, pairs }
+        World { bodies, contact, hertz: None, gravity, options, layout, pairs }
+    }
+
+    /// A world whose contacts follow the Hertz point-contact model.
+    pub fn with_hertz(bodies: Vec<RigidBody>, hertz: HertzContacts, gravity: Vector3) -> World {
+        let n = bodies.len();
+        let mut world = World::new(bodies, Vec::new(), gravity, QueryOptions::default());
+        world.pairs = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| hertz.law(a, b).is_some())
+            .collect();
+        world.hertz = Some(hertz);
+        world
     }
 
     /// The initial state.
@@ -157,13 +177,16 @@ impl World {
                         &self.options,
                     )
                     .map_err(contact_error(a, b))?;
-                    Ok((PairContact { a, b, result }, Some(j)))
+                    Ok((PairContact { a, b, result, energy: None }, Some(j)))
                 } else {
                     let result = pressure_field::evaluate_pair(state(a), state(b), &self.options)
                         .map_err(contact_error(a, b))?;
-                    Ok((PairContact { a, b, result }, None))
+                    Ok((PairContact { a, b, result, energy: None }, None))
                 }
             };
+        if let Some(hertz) = &self.hertz {
+            return self.hertz_loads(hertz, &poses, &coms, &active, t);
+        }
         let results: Vec<_> = if active.len() > 1 {
             active.par_iter().map(eval).collect()
         } else {
@@ -193,6 +216,76 @@ impl World {
             loads.contacts.push(c);
         }
         Ok(loads)
+    }
+
+    /// [`World::loads`] under the Hertz model (explicit: no velocity Jacobians).
+    fn hertz_loads(
+        &self,
+        hertz: &HertzContacts,
+        poses: &[(Isometry3, Twist)],
+        coms: &[Point3],
+        active: &[(usize, usize)],
+        t: f64,
+    ) -> Result<Loads, DynamicsError> {
+        let mut loads = Loads {
+            force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
+            torque: self.bodies.iter().map(|b| b.torque).collect(),
+            dissipation: 0.0,
+            contacts: Vec::new(),
+            jacobians: Vec::new(),
+        };
+        for &(a, b) in active {
+            let Some(law) = hertz.law(a, b) else { continue };
+            let contact = hertz_pair(
+                (&hertz.bodies[a], &poses[a].0, &poses[a].1),
+                (&hertz.bodies[b], &poses[b].0, &poses[b].1),
+                law,
+                hertz.damping(a, b),
+            )
+            .map_err(|e| {
+                DynamicsError::Setup(format!(
+                    "t = {t} s, contact between `{}` and `{}`: {e}",
+                    self.bodies[a].name, self.bodies[b].name
+                ))
+            })?;
+            let Some(c) = contact else { continue };
+            let w = c.wrench;
+            loads.force[a] += w.force;
+            loads.torque[a] += w.torque_about(&coms[a]);
+            loads.force[b] -= w.force;
+            loads.torque[b] -= w.torque_about(&coms[b]);
+            loads.dissipation -= c.dissipation_power;
+            loads.contacts.push(PairContact {
+                a,
+                b,
+                result: PairWrench { wrench: w, area: 0.0, faces: 1, dissipation_power: c.dissipation_power },
+                energy: Some(c.energy),
+            });
+        }
+        Ok(loads)
+    }
+
+    /// After an accepted step: updates the contact memory of the Hertz model (which contacts
+    /// are active, each with its damping fixed at impact).
+    pub fn accept_step(&self, t: f64, y: &[f64]) {
+        let Some(hertz) = &self.hertz else { return };
+        let poses = self.poses(t, y);
+        let contacts: Vec<(usize, usize, HertzContact)> = self
+            .active_pairs(&poses)
+            .into_iter()
+            .filter_map(|(a, b)| {
+                let law = hertz.law(a, b)?;
+                let c = hertz_pair(
+                    (&hertz.bodies[a], &poses[a].0, &poses[a].1),
+                    (&hertz.bodies[b], &poses[b].0, &poses[b].1),
+                    law,
+                    hertz.damping(a, b),
+                )
+                .ok()??;
+                Some((a, b, c))
+            })
+            .collect();
+        hertz.update(&contacts);
     }
 
     /// y' = f(t, y).
@@ -226,7 +319,10 @@ impl World {
 
     /// The candidate pairs whose world bounds overlap.
     fn active_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        let bounds: Vec<_> = self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
+        let bounds: Vec<_> = match &self.hertz {
+            Some(h) => h.bodies.iter().zip(poses).map(|(b, (p, _))| Some(b.shape.aabb(p))).collect(),
+            None => self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect(),
+        };
         self.pairs
             .iter()
             .copied()
@@ -287,6 +383,9 @@ impl World {
         }
         let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
         let energy = |c: &PairContact| {
+            if let Some(e) = c.energy {
+                return Ok(e);
+            }
             pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| DynamicsError::Contact {
                 a: self.bodies[c.a].name.clone(),
                 b: self.bodies[c.b].name.clone(),

@@ -16,7 +16,7 @@ mod validate_scene;
 
 pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
-pub use model::{ModelKind, ModelSettings, Scene, SimSettings};
+pub use model::{ModelKind, ModelSettings, PairSpec, Scene, SimSettings};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;
@@ -45,6 +45,27 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     }
     if let Some(v) = raw.model.as_ref().and_then(|m| m.max_contact_damping) {
         model_settings.max_contact_damping = checks::non_negative(&model_place, "max_contact_damping", v)?;
+    }
+    for p in raw.model.as_ref().map(|m| &m.pair[..]).unwrap_or(&[]) {
+        let place = Place::section(format!("[[model.pair]] {}–{}", p.a, p.b));
+        let restitution = checks::non_negative(&place, "restitution", p.restitution)?;
+        if restitution > 1.0 {
+            return Err(SceneError::Invalid {
+                place,
+                key: "restitution".into(),
+                problem: format!("must be at most 1, got {restitution}"),
+                fix: "give a coefficient of restitution in [0, 1]".into(),
+            });
+        }
+        model_settings.pairs.push(PairSpec {
+            a: p.a.clone(),
+            b: p.b.clone(),
+            restitution,
+            sliding_friction: checks::non_negative(&place, "sliding_friction", p.sliding_friction)?,
+            rolling_resistance: checks::non_negative(&place, "rolling_resistance", p.rolling_resistance)?,
+            v_small: checks::positive(&place, "v_small", p.v_small.unwrap_or(0.01), "m/s")?,
+            w_small: checks::positive(&place, "w_small", p.w_small.unwrap_or(0.01), "rad/s")?,
+        });
     }
     if let Some(v) = raw.model.as_ref().and_then(|m| m.stiction_speed) {
         model_settings.stiction_speed =

@@ -21,7 +21,7 @@ impl Scene {
 }
 
 /// Contact-model settings from `[model]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ModelSettings {
     /// Stiction speed v_s (m/s) of the regularized Coulomb friction: friction grows smoothly
     /// from zero and reaches ≈ 71% of μ·p at a slip speed of v_s. Default 1e-4 m/s.
@@ -30,11 +30,31 @@ pub struct ModelSettings {
     pub elastic_contact_reduction_factor: f64,
     /// Hertz model: the largest damping coefficient d_max (N·s/m, ≥ 0). Default 2000.
     pub max_contact_damping: f64,
+    /// Hertz model: contact properties of material pairs (`[[model.pair]]`), overriding the
+    /// palette's.
+    pub pairs: Vec<PairSpec>,
+}
+
+/// Hertz contact properties of two materials (by material or body name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairSpec {
+    pub a: String,
+    pub b: String,
+    pub restitution: f64,
+    pub sliding_friction: f64,
+    pub rolling_resistance: f64,
+    pub v_small: f64,
+    pub w_small: f64,
 }
 
 impl Default for ModelSettings {
     fn default() -> Self {
-        Self { stiction_speed: 1e-4, elastic_contact_reduction_factor: 1.0, max_contact_damping: 2000.0 }
+        Self {
+            stiction_speed: 1e-4,
+            elastic_contact_reduction_factor: 1.0,
+            max_contact_damping: 2000.0,
+            pairs: Vec::new(),
+        }
     }
 }
 

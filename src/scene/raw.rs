@@ -22,6 +22,21 @@ pub(super) struct RawModel {
     pub stiction_speed: Option<f64>,
     pub elastic_contact_reduction_factor: Option<f64>,
     pub max_contact_damping: Option<f64>,
+    #[serde(default)]
+    pub pair: Vec<RawPairMaterial>,
+}
+
+/// `[[model.pair]]`: Hertz contact properties of two materials.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPairMaterial {
+    pub a: String,
+    pub b: String,
+    pub restitution: f64,
+    pub sliding_friction: f64,
+    pub rolling_resistance: f64,
+    pub v_small: Option<f64>,
+    pub w_small: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -63,6 +63,10 @@ pub struct HertzContact {
     pub point: Point3,
     /// The elastic energy k_red·c_res·c_geo·δ^2.5/2.5 (J).
     pub energy: f64,
+    /// Power of the damping, friction and rolling resistance on the relative motion (W, ≤ 0).
+    pub dissipation_power: f64,
+    /// The rate of penetration δ̇ (m/s), > 0 while pressing further.
+    pub penetration_rate: f64,
 }
 
 /// Errors of a Hertz pair query.
@@ -100,5 +104,15 @@ pub fn hertz_pair(
     let r = contact_response(law, delta, delta_dot, &e_n, &v_rel, &w_rel, d)?;
     // The response acts on b at the contact point; a receives the opposite.
     let on_b = Wrench { force: r.force, torque: point.coords.cross(&r.force) + r.torque };
-    Ok(Some(HertzContact { wrench: -on_b, penetration: delta, point, energy: law.elastic_energy(delta) }))
+    // Power on the relative motion, less the elastic part's (−f_el·δ̇ = −dU/dt).
+    let elastic = law.normal_force(delta, 0.0, 0.0);
+    let dissipation_power = r.force.dot(&v_rel) + r.torque.dot(&w_rel) + elastic * delta_dot;
+    Ok(Some(HertzContact {
+        wrench: -on_b,
+        penetration: delta,
+        point,
+        energy: law.elastic_energy(delta),
+        dissipation_power,
+        penetration_rate: delta_dot,
+    }))
 }

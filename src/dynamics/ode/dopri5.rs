@@ -170,6 +170,7 @@ pub fn integrate_dopri5(
                 dense[4][i] = h * D.iter().zip(&k).map(|(dj, kj)| dj * kj[i]).sum::<f64>();
             }
             let changed = project_changed(sys, &mut y_new, &mut scratch);
+            sys.accepted(t_new, &y_new);
             let (t_old, h_step) = (t, h);
             let stop = cursor.deliver(t_new, &y_new, |s, out| {
                 let th = (s - t_old) / h_step;

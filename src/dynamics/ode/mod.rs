@@ -25,6 +25,10 @@ pub trait OdeSystem {
     /// Called on every accepted step's end state; may modify it (e.g. renormalise quaternions).
     /// Default: nothing.
     fn project(&mut self, _y: &mut [f64]) {}
+    /// Called after every accepted step with its end time and (projected) state, before the
+    /// next step: the place to update discrete state that depends on the accepted trajectory
+    /// (e.g. which contacts are active). Default: nothing.
+    fn accepted(&mut self, _t: f64, _y: &[f64]) {}
 }
 
 /// An [`OdeSystem`] made of a dimension and a closure, for small problems and tests.

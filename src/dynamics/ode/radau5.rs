@@ -183,6 +183,7 @@ pub fn integrate_radau5(
             let t_new = if last { t_end } else { t + h };
 
             s.sys.project(&mut y_new);
+            s.sys.accepted(t_new, &y_new);
             let (t_old, z) = (t, &s.z);
             let y_old = &y;
             let stop = cursor.deliver(t_new, &y_new, |ts, out| {

@@ -1,0 +1,77 @@
+//! A scene's bodies made ready for the Hertz model: narrow-phase shapes, materials from the
+//! palette (or custom), and the force law of every pair that can touch.
+
+use crate::contact::hertz::force_law::ContactLaw;
+use crate::contact::hertz::material::{Material, PairMaterial, Palette};
+use crate::contact::hertz::pair::HertzBody;
+use crate::dynamics::hertz_contacts::HertzContacts;
+use crate::scene::{BodySpec, Scene};
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+
+/// A body's material: a palette name, or a custom one named after the body.
+fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
+    let c = &spec.contact;
+    match (&c.material, c.youngs_modulus, c.poissons_ratio) {
+        (Some(name), _, _) => {
+            palette.solid(name).with_context(|| format!("body `{}`", spec.name))?;
+            Ok(name.clone())
+        }
+        (None, Some(e), Some(nu)) => {
+            palette
+                .add_solid(&spec.name, Material { youngs_modulus: e, poissons_ratio: nu })
+                .with_context(|| format!("body `{}`", spec.name))?;
+            Ok(spec.name.clone())
+        }
+        _ => bail!(
+            "body `{}` has no material: the hertz model needs contact.material (one of: {}) or contact.youngs_modulus and contact.poissons_ratio",
+            spec.name,
+            palette.solid_names().collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// The Hertz model of a scene: every body's shape and material, and a law for every pair
+/// that is not two fixed bodies.
+pub fn hertz_contacts(scene: &Scene) -> Result<HertzContacts> {
+    let mut palette = Palette::builtin();
+    let mut bodies = Vec::new();
+    let mut materials = Vec::new();
+    for spec in &scene.bodies {
+        bodies.push(HertzBody::new(&spec.shape).with_context(|| format!("body `{}`", spec.name))?);
+        materials.push(material(&mut palette, spec)?);
+    }
+    let settings = &scene.model_settings;
+    for p in &settings.pairs {
+        let pair = PairMaterial {
+            restitution: p.restitution,
+            sliding_friction: p.sliding_friction,
+            rolling_resistance: p.rolling_resistance,
+            v_small: p.v_small,
+            w_small: p.w_small,
+        };
+        palette.add_pair(&p.a, &p.b, pair).with_context(|| format!("[[model.pair]] {}–{}", p.a, p.b))?;
+    }
+    let mut laws = BTreeMap::new();
+    for a in 0..bodies.len() {
+        for b in a + 1..bodies.len() {
+            if scene.bodies[a].fixed && scene.bodies[b].fixed {
+                continue;
+            }
+            let (ma, mb) = (palette.solid(&materials[a])?, palette.solid(&materials[b])?);
+            let pair = palette.pair(&materials[a], &materials[b])?;
+            let law = ContactLaw::new(
+                &ma,
+                &mb,
+                &bodies[a].kind,
+                &bodies[b].kind,
+                pair,
+                settings.elastic_contact_reduction_factor,
+                settings.max_contact_damping,
+            )
+            .with_context(|| format!("bodies `{}` and `{}`", scene.bodies[a].name, scene.bodies[b].name))?;
+            laws.insert((a, b), law);
+        }
+    }
+    Ok(HertzContacts::new(bodies, laws))
+}

@@ -1,0 +1,48 @@
+//! The Hertz point-contact model in the world: per-pair force laws and the contact memory the
+//! model needs (the damping coefficient is fixed from the impact speed when a contact starts,
+//! and kept for that contact's life).
+
+use crate::contact::hertz::force_law::ContactLaw;
+use crate::contact::hertz::pair::{HertzBody, HertzContact};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// Hertz bodies, the laws of the pairs that can touch, and the active contacts' damping.
+#[derive(Debug)]
+pub struct HertzContacts {
+    pub bodies: Vec<HertzBody>,
+    laws: BTreeMap<(usize, usize), ContactLaw>,
+    /// d (s/m) of each active contact, keyed by (a, b) with a < b.
+    damping: Mutex<BTreeMap<(usize, usize), f64>>,
+}
+
+impl HertzContacts {
+    pub fn new(bodies: Vec<HertzBody>, laws: BTreeMap<(usize, usize), ContactLaw>) -> Self {
+        Self { bodies, laws, damping: Mutex::new(BTreeMap::new()) }
+    }
+
+    /// The law of pair (a, b), a < b, if that pair can touch.
+    pub fn law(&self, a: usize, b: usize) -> Option<&ContactLaw> {
+        self.laws.get(&(a, b))
+    }
+
+    /// The damping fixed when the contact of (a, b) started, if it is active.
+    pub fn damping(&self, a: usize, b: usize) -> Option<f64> {
+        self.damping.lock().ok().and_then(|m| m.get(&(a, b)).copied())
+    }
+
+    /// After an accepted step: contacts that started take d from their penetration rate now
+    /// (the impact speed; cor counts as 0 below v_small), contacts that ended are forgotten.
+    pub fn update(&self, contacts: &[(usize, usize, HertzContact)]) {
+        let Ok(mut memory) = self.damping.lock() else { return };
+        let active: BTreeMap<(usize, usize), f64> = contacts
+            .iter()
+            .filter_map(|(a, b, c)| {
+                let law = self.laws.get(&(*a, *b))?;
+                let d = memory.get(&(*a, *b)).copied().unwrap_or_else(|| law.damping_at_impact(c.penetration_rate.abs()));
+                Some(((*a, *b), d))
+            })
+            .collect();
+        *memory = active;
+    }
+}
