@@ -82,7 +82,8 @@ fn with_restitution_one_no_energy_is_lost() {
 fn bouncing_ends_once_impacts_are_slower_than_v_small() {
     let traj = drop(&ball_on_box(0.02, "", [0.0; 3], [0.0; 3]), 1.0, 1e-3);
     let late = &traj[traj.len() - 100..];
-    let (zmin, zmax) = late.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| (a.min(s.1), b.max(s.1)));
+    let (zmin, zmax) =
+        late.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| (a.min(s.1), b.max(s.1)));
     eprintln!("last 0.1 s: z in [{zmin}, {zmax}]");
     assert!(zmax - zmin < 1e-6, "still bouncing: z in [{zmin}, {zmax}]");
     assert!((zmin - 0.01).abs() < 1e-4, "resting on the box");
@@ -92,7 +93,12 @@ fn bouncing_ends_once_impacts_are_slower_than_v_small() {
 fn rolling_resistance_decelerates_a_rolling_ball_as_the_law_predicts() {
     // Rolling at 0.5 m/s (ω = v/R), softened with k_red = 1e-3 for larger steps (the rolling
     // deceleration does not depend on the stiffness): a = −(5/7)·μ_r·g with μ_r,geo = R.
-    let text = ball_on_box(0.01 - 1.3e-5, "elastic_contact_reduction_factor = 1e-3", [0.5, 0.0, 0.0], [0.0, 50.0, 0.0]);
+    let text = ball_on_box(
+        0.01 - 1.3e-5,
+        "elastic_contact_reduction_factor = 1e-3",
+        [0.5, 0.0, 0.0],
+        [0.0, 50.0, 0.0],
+    );
     let scene = parse_scene(&text, Path::new(".")).unwrap();
     let world = build_world(&scene, false).unwrap();
     let integrator = Integrator::Dopri5 { tolerances: Tolerances::new(1e-8, 1e-12), initial_step: None };

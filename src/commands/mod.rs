@@ -2,8 +2,8 @@
 
 pub mod contact;
 mod contact_hertz;
-pub mod hertz_setup;
 pub mod field;
+pub mod hertz_setup;
 pub mod sim_world;
 pub mod simulate;
 mod world;

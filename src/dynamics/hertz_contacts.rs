@@ -39,7 +39,10 @@ impl HertzContacts {
             .iter()
             .filter_map(|(a, b, c)| {
                 let law = self.laws.get(&(*a, *b))?;
-                let d = memory.get(&(*a, *b)).copied().unwrap_or_else(|| law.damping_at_impact(c.penetration_rate.abs()));
+                let d = memory
+                    .get(&(*a, *b))
+                    .copied()
+                    .unwrap_or_else(|| law.damping_at_impact(c.penetration_rate.abs()));
                 Some(((*a, *b), d))
             })
             .collect();
