@@ -42,6 +42,17 @@ impl OdeSystem for WorldSystem<'_> {
     fn accepted(&mut self, t: f64, y: &[f64]) {
         self.world.accept_step(t, y);
     }
+
+    fn locate_event(
+        &mut self,
+        t0: f64,
+        y0: &[f64],
+        t1: f64,
+        y1: &[f64],
+        interp: &dyn Fn(f64, &mut [f64]),
+    ) -> Option<f64> {
+        self.world.locate_contact_event(t0, y0, t1, y1, interp)
+    }
 }
 
 /// Whether to go on after an output.

@@ -265,6 +265,84 @@ impl World {
         Ok(loads)
     }
 
+    /// The earliest time in (t0, t1) where a Hertz contact starts or ends — where a pair's
+    /// signed distance changes sign — found by bisection on the step's dense output `interp`;
+    /// the time returned is just past the crossing, so the contact's state there is the new one.
+    pub fn locate_contact_event(
+        &self,
+        t0: f64,
+        y0: &[f64],
+        t1: f64,
+        y1: &[f64],
+        interp: &dyn Fn(f64, &mut [f64]),
+    ) -> Option<f64> {
+        let hertz = self.hertz.as_ref()?;
+        let gap = |t: f64, y: &[f64], a: usize, b: usize| -> Option<f64> {
+            let poses = (self.pose_of(a, t, y), self.pose_of(b, t, y));
+            let tol = crate::contact::hertz::MprTolerances::default();
+            crate::contact::hertz::signed_distance(
+                &hertz.bodies[a].shape,
+                &poses.0,
+                &hertz.bodies[b].shape,
+                &poses.1,
+                &tol,
+            )
+            .ok()
+            .map(|c| c.distance)
+        };
+        let (p0, p1) = (self.poses(t0, y0), self.poses(t1, y1));
+        let mut pairs = self.active_pairs(&p0);
+        pairs.extend(self.active_pairs(&p1));
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut earliest: Option<f64> = None;
+        let mut y = vec![0.0; y0.len()];
+        for (a, b) in pairs {
+            let (Some(g0), Some(g1)) = (gap(t0, y0, a, b), gap(t1, y1, a, b)) else { continue };
+            if (g0 < 0.0) == (g1 < 0.0) {
+                continue;
+            }
+            // Bisection keeping g(lo) on the old side and g(hi) on the new side.
+            let (mut lo, mut hi) = (t0, earliest.map_or(t1, |e| e.min(t1)));
+            if hi < t1 {
+                interp(hi, &mut y);
+                match gap(hi, &y, a, b) {
+                    Some(g) if (g < 0.0) == (g0 < 0.0) => continue,
+                    None => continue,
+                    _ => {}
+                }
+            }
+            for _ in 0..60 {
+                let mid = 0.5 * (lo + hi);
+                if mid <= lo || mid >= hi {
+                    break;
+                }
+                interp(mid, &mut y);
+                match gap(mid, &y, a, b) {
+                    Some(g) if (g < 0.0) == (g0 < 0.0) => lo = mid,
+                    _ => hi = mid,
+                }
+            }
+            earliest = Some(earliest.map_or(hi, |e| e.min(hi)));
+        }
+        earliest
+    }
+
+    /// The pose of body `i` at a state (see [`World::poses`]).
+    fn pose_of(&self, i: usize, t: f64, y: &[f64]) -> Isometry3 {
+        let b = &self.bodies[i];
+        match (&b.motion, self.layout.offset[i]) {
+            (Motion::Free, Some(o)) => {
+                let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
+                let q =
+                    UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
+                Isometry3::from_parts(Translation3::from(com - q * b.com.coords), q)
+            }
+            (Motion::Kinematic(k), _) => k.at(t).0,
+            _ => b.initial_pose,
+        }
+    }
+
     /// After an accepted step: updates the contact memory of the Hertz model (which contacts
     /// are active, each with its damping fixed at impact).
     pub fn accept_step(&self, t: f64, y: &[f64]) {

@@ -112,7 +112,7 @@ pub fn integrate_dopri5(
             return Err(OdeError::TooManySteps { t });
         }
         // Stretch the step to land on t_end rather than leave a sliver.
-        let last = t + 1.01 * h >= t_end;
+        let mut last = t + 1.01 * h >= t_end;
         if last {
             h = t_end - t;
         }
@@ -159,7 +159,7 @@ pub fn integrate_dopri5(
         if err <= 1.0 {
             stats.accepted += 1;
             last_failure_non_finite = false;
-            let t_new = if last { t_end } else { t + h };
+            let mut t_new = if last { t_end } else { t + h };
             for i in 0..n {
                 let dy = y_new[i] - y[i];
                 let bspl = h * k[0][i] - dy;
@@ -169,17 +169,29 @@ pub fn integrate_dopri5(
                 dense[3][i] = dy - h * k[6][i] - bspl;
                 dense[4][i] = h * D.iter().zip(&k).map(|(dj, kj)| dj * kj[i]).sum::<f64>();
             }
-            let changed = project_changed(sys, &mut y_new, &mut scratch);
-            sys.accepted(t_new, &y_new);
             let (t_old, h_step) = (t, h);
-            let stop = cursor.deliver(t_new, &y_new, |s, out| {
+            let interp = |s: f64, out: &mut [f64]| {
                 let th = (s - t_old) / h_step;
                 let th1 = 1.0 - th;
                 for (i, o) in out.iter_mut().enumerate() {
                     *o = dense[0][i]
                         + th * (dense[1][i] + th1 * (dense[2][i] + th * (dense[3][i] + th1 * dense[4][i])));
                 }
-            });
+            };
+            // An event inside the step ends it there (the dense output is accurate to 4th order).
+            let mut truncated = false;
+            if let Some(te) = sys.locate_event(t_old, &y, t_new, &y_new, &interp)
+                && te > t_old
+                && te < t_new
+            {
+                t_new = te;
+                interp(te, &mut y_new);
+                last = false;
+                truncated = true;
+            }
+            let changed = project_changed(sys, &mut y_new, &mut scratch) || truncated;
+            sys.accepted(t_new, &y_new);
+            let stop = cursor.deliver(t_new, &y_new, interp);
             if let Some(Stopped(ts)) = stop {
                 return finish(ts, cursor.last_state().to_vec(), stats, true);
             }

@@ -29,6 +29,19 @@ pub trait OdeSystem {
     /// next step: the place to update discrete state that depends on the accepted trajectory
     /// (e.g. which contacts are active). Default: nothing.
     fn accepted(&mut self, _t: f64, _y: &[f64]) {}
+    /// After a step from `(t0, y0)` to `(t1, y1)` passed the error test, with `interp(t, out)`
+    /// its dense output on [t0, t1]: the earliest time in (t0, t1) where a discrete event
+    /// happens (e.g. a contact starts or ends), to end the step exactly there. Default: none.
+    fn locate_event(
+        &mut self,
+        _t0: f64,
+        _y0: &[f64],
+        _t1: f64,
+        _y1: &[f64],
+        _interp: &dyn Fn(f64, &mut [f64]),
+    ) -> Option<f64> {
+        None
+    }
 }
 
 /// An [`OdeSystem`] made of a dimension and a closure, for small problems and tests.

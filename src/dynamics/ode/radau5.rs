@@ -106,7 +106,7 @@ pub fn integrate_radau5(
         if s.stats.accepted + s.stats.rejected >= opts.max_steps {
             return Err(OdeError::TooManySteps { t });
         }
-        let last = t + 1.01 * h >= t_end;
+        let mut last = t + 1.01 * h >= t_end;
         if last {
             h = t_end - t;
         }
@@ -180,18 +180,27 @@ pub fn integrate_radau5(
                 quot = quot.max(predicted);
             }
             accepted_h_err = Some((h, err.max(1e-2)));
-            let t_new = if last { t_end } else { t + h };
-
-            s.sys.project(&mut y_new);
-            s.sys.accepted(t_new, &y_new);
+            let mut t_new = if last { t_end } else { t + h };
             let (t_old, z) = (t, &s.z);
             let y_old = &y;
-            let stop = cursor.deliver(t_new, &y_new, |ts, out| {
+            let interp = |ts: f64, out: &mut [f64]| {
                 let weights = tab.lagrange((ts - t_old) / h);
                 for (k, o) in out.iter_mut().enumerate() {
                     *o = y_old[k] + (0..3).map(|l| weights[l] * z[l][k]).sum::<f64>();
                 }
-            });
+            };
+            // An event inside the step ends it there (on the collocation polynomial).
+            if let Some(te) = s.sys.locate_event(t_old, y_old, t_new, &y_new, &interp)
+                && te > t_old
+                && te < t_new
+            {
+                t_new = te;
+                interp(te, &mut y_new);
+                last = false;
+            }
+            s.sys.project(&mut y_new);
+            s.sys.accepted(t_new, &y_new);
+            let stop = cursor.deliver(t_new, &y_new, interp);
             if let Some(Stopped(ts)) = stop {
                 return finish(ts, cursor.last_state().to_vec(), s.stats, true);
             }
