@@ -31,6 +31,8 @@ impl MassProperties {
     pub fn of_shape(shape: &Shape) -> Result<MassProperties, GeometryError> {
         match shape {
             Shape::Mesh { data, .. } => Self::of_surface_mesh(&data.surface()),
+            Shape::Cone { radius, top_radius, length } => frustum(*radius, *top_radius, *length),
+            Shape::Beam { length, width, thickness } => beam(*length, *width, *thickness),
             Shape::Sphere { radius } => {
                 let r = positive("sphere radius", *radius)?;
                 let volume = 4.0 / 3.0 * PI * r.powi(3);
@@ -208,4 +210,54 @@ fn check_closed(mesh: &SurfaceMesh) -> Result<(), GeometryError> {
         )));
     }
     Ok(())
+}
+
+/// A frustum (cone when `r1` = 0) along z, base radius `r0` at z = 0, top `r1` at z = `h`:
+/// integrals over discs of radius ρ(z) = r0 + (r1 − r0)·z/h, exact by 3-point Gauss–Legendre
+/// (the integrands are polynomials of degree ≤ 4 in z).
+fn frustum(r0: f64, r1: f64, h: f64) -> Result<MassProperties, GeometryError> {
+    let r0 = positive("cone radius", r0)?;
+    let h = positive("cone length", h)?;
+    if !(r1.is_finite() && r1 >= 0.0) {
+        return Err(GeometryError::NonPositiveSize { what: "cone top radius (≥ 0)".into(), value: r1 });
+    }
+    let nodes = [(-(0.6f64).sqrt(), 5.0 / 9.0), (0.0, 8.0 / 9.0), ((0.6f64).sqrt(), 5.0 / 9.0)];
+    let integrate = |f: &dyn Fn(f64) -> f64| -> f64 {
+        nodes.iter().map(|&(x, w)| w * f(0.5 * h * (x + 1.0))).sum::<f64>() * 0.5 * h
+    };
+    let rho = |z: f64| r0 + (r1 - r0) * z / h;
+    let area = |z: f64| PI * rho(z).powi(2);
+    let volume = integrate(&area);
+    let zc = integrate(&|z| area(z) * z) / volume;
+    // Per unit density: Izz = ∫ π ρ⁴/2 dz; Ixx = Iyy = ∫ (π ρ⁴/4 + π ρ² (z − zc)²) dz.
+    let izz = integrate(&|z| PI * rho(z).powi(4) / 2.0);
+    let ixx = integrate(&|z| PI * rho(z).powi(4) / 4.0 + area(z) * (z - zc).powi(2));
+    Ok(MassProperties {
+        volume,
+        centroid: Point3::new(0.0, 0.0, zc),
+        unit_inertia: Matrix3::from_diagonal(&Vector3::new(ixx, ixx, izz)),
+    })
+}
+
+/// Modia3D's beam: a box `length` × `width` × `thickness` with half-cylinders of diameter
+/// `width` on both ends along x (axes along z at x = ±length/2).
+fn beam(length: f64, width: f64, thickness: f64) -> Result<MassProperties, GeometryError> {
+    let l = positive("beam length", length)?;
+    let w = positive("beam width", width)?;
+    let t = positive("beam thickness", thickness)?;
+    let r = w / 2.0;
+    // Per unit density: the box, and each half-cylinder about its axis, then moved.
+    let vb = l * w * t;
+    let box_i = Vector3::new(vb * (w * w + t * t), vb * (l * l + t * t), vb * (l * l + w * w)) / 12.0;
+    let vh = PI * r * r * t / 2.0;
+    let d0 = 4.0 * r / (3.0 * PI);
+    let shift = l / 2.0 + d0;
+    let half_x = vh * (3.0 * r * r + t * t) / 12.0;
+    let half_y = vh * (3.0 * r * r + t * t) / 12.0 - vh * d0 * d0 + vh * shift * shift;
+    let half_z = vh * r * r / 2.0 - vh * d0 * d0 + vh * shift * shift;
+    Ok(MassProperties {
+        volume: vb + 2.0 * vh,
+        centroid: Point3::origin(),
+        unit_inertia: Matrix3::from_diagonal(&(box_i + Vector3::new(half_x, half_y, half_z) * 2.0)),
+    })
 }

@@ -26,6 +26,21 @@ pub enum Shape {
     Ellipsoid {
         radii: [f64; 3],
     },
+    /// A cone or frustum along z: base disc of `radius` at z = 0, top disc of `top_radius`
+    /// (0: a pointed cone) at z = `length`.
+    Cone {
+        radius: f64,
+        top_radius: f64,
+        length: f64,
+    },
+    /// A box whose two ends along x are half-cylinders (Modia3D's beam): `length` between the
+    /// two half-cylinder axes (at x = ±length/2), `width` their diameter (the y extent),
+    /// `thickness` the z extent; centred on the origin.
+    Beam {
+        length: f64,
+        width: f64,
+        thickness: f64,
+    },
     /// The solid `z ≤ 0` of the body frame.
     HalfSpace,
     /// The convex hull of the vertices of an OBJ/STL file (vertices in the body frame).
@@ -91,10 +106,46 @@ impl Shape {
             Shape::Box { .. } => "box",
             Shape::Cylinder { .. } => "cylinder",
             Shape::Capsule { .. } => "capsule",
+            Shape::Cone { .. } => "cone",
+            Shape::Beam { .. } => "beam",
             Shape::Ellipsoid { .. } => "ellipsoid",
             Shape::HalfSpace => "halfspace",
             Shape::Convex { .. } => "convex",
             Shape::Mesh { .. } => "mesh",
         }
+    }
+}
+
+impl Shape {
+    /// Points whose convex hull is the shape, with neighbouring points at most `spacing` apart
+    /// along its curved edges: cones and beams are meshed as such hulls.
+    pub fn hull_points(&self, spacing: f64) -> Option<Vec<Point3>> {
+        use std::f64::consts::{PI, TAU};
+        let ring = |r: f64, z: f64, from: f64, to: f64, cx: f64, out: &mut Vec<Point3>| {
+            let n = (((to - from) * r / spacing).ceil() as usize).clamp(3, 4096);
+            for k in 0..=n {
+                let a = from + (to - from) * k as f64 / n as f64;
+                out.push(Point3::new(cx + r * a.cos(), r * a.sin(), z));
+            }
+        };
+        let mut pts = Vec::new();
+        match *self {
+            Shape::Cone { radius, top_radius, length } => {
+                ring(radius, 0.0, 0.0, TAU, 0.0, &mut pts);
+                if top_radius > 0.0 {
+                    ring(top_radius, length, 0.0, TAU, 0.0, &mut pts);
+                } else {
+                    pts.push(Point3::new(0.0, 0.0, length));
+                }
+            }
+            Shape::Beam { length, width, thickness } => {
+                for z in [-thickness / 2.0, thickness / 2.0] {
+                    ring(width / 2.0, z, -PI / 2.0, PI / 2.0, length / 2.0, &mut pts);
+                    ring(width / 2.0, z, PI / 2.0, 3.0 * PI / 2.0, -length / 2.0, &mut pts);
+                }
+            }
+            _ => return None,
+        }
+        Some(pts)
     }
 }

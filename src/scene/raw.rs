@@ -116,6 +116,16 @@ pub(super) enum RawShape {
         radius: f64,
         length: f64,
     },
+    Cone {
+        radius: f64,
+        top_radius: Option<f64>,
+        length: f64,
+    },
+    Beam {
+        length: f64,
+        width: f64,
+        thickness: f64,
+    },
     Capsule {
         radius: f64,
         length: f64,
@@ -144,6 +154,8 @@ pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
     ("box", "type, size"),
     ("cylinder", "type, radius, length"),
     ("capsule", "type, radius, length"),
+    ("cone", "type, radius, top_radius, length"),
+    ("beam", "type, length, width, thickness"),
     ("ellipsoid", "type, radii"),
     ("halfspace", "type"),
     ("convex", "type, file"),

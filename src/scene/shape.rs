@@ -1,6 +1,6 @@
 //! `shape = { type = "...", ... }` → [`Shape`], with sizes checked and convex files loaded.
 
-use super::checks::{positive, positive_n};
+use super::checks::{self, positive, positive_n};
 use super::location::fix_for;
 use super::raw::{RawShape, SHAPE_KEYS};
 use super::{Place, SceneError};
@@ -35,6 +35,19 @@ pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -
         RawShape::Cylinder { radius, length } => Shape::Cylinder {
             radius: positive(place, "shape.radius", radius, "m")?,
             length: positive(place, "shape.length", length, "m")?,
+        },
+        RawShape::Cone { radius, top_radius, length } => Shape::Cone {
+            radius: positive(place, "shape.radius", radius, "m")?,
+            top_radius: match top_radius {
+                Some(r) => checks::non_negative(place, "shape.top_radius", r)?,
+                None => 0.0,
+            },
+            length: positive(place, "shape.length", length, "m")?,
+        },
+        RawShape::Beam { length, width, thickness } => Shape::Beam {
+            length: positive(place, "shape.length", length, "m")?,
+            width: positive(place, "shape.width", width, "m")?,
+            thickness: positive(place, "shape.thickness", thickness, "m")?,
         },
         RawShape::Capsule { radius, length } => Shape::Capsule {
             radius: positive(place, "shape.radius", radius, "m")?,

@@ -104,6 +104,15 @@ impl ConvexShape {
                 ConvexShape::Capsule { radius: *radius, half_length: length / 2.0 }
             }
             Shape::Convex { points, .. } => return ConvexShape::hull(points, 0.0),
+            Shape::Cone { radius, top_radius, length } => ConvexShape::Cone {
+                base_radius: *radius,
+                top_radius: *top_radius,
+                length: *length,
+                smoothing: 0.0,
+            },
+            Shape::Beam { length, width, thickness } => {
+                ConvexShape::Beam { length: *length, width: *width, thickness: *thickness, smoothing: 0.0 }
+            }
             // A general mesh is approximated by its convex hull (as in Modia3D).
             Shape::Mesh { data, .. } => return ConvexShape::hull(&data.surface().vertices, 0.0),
             Shape::HalfSpace => {

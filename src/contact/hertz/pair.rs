@@ -27,6 +27,12 @@ impl HertzBody {
                 ContactShapeKind::Cylinder { diameter: 2.0 * radius, length: *length }
             }
             Shape::Capsule { radius, .. } => ContactShapeKind::Capsule { diameter: 2.0 * radius },
+            Shape::Cone { radius, top_radius, .. } => {
+                ContactShapeKind::Cone { diameter: 2.0 * radius, top_diameter: 2.0 * top_radius }
+            }
+            Shape::Beam { length, width, thickness } => {
+                ContactShapeKind::Beam { length: *length, width: *width, thickness: *thickness }
+            }
             Shape::Convex { points, .. } => ContactShapeKind::Mesh { shortest_edge: shortest_edge(points) },
             Shape::Mesh { data, .. } => {
                 ContactShapeKind::Mesh { shortest_edge: shortest_edge(&data.surface().vertices) }

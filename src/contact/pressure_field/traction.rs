@@ -94,6 +94,11 @@ pub fn integrate_polygon(
             int_xp += (x0.coords * q0 + x1.coords * q1 + x2.coords * q2 + sum_x * sum_p) * (a / 12.0);
             area += a;
         }
+        // A polygon of no area (a touching point or edge, below a square picometre) carries
+        // nothing: not counted as a face.
+        if area <= 1e-24 {
+            return;
+        }
         acc.force += n * int_p;
         acc.torque += int_xp.cross(n);
         acc.area += area;

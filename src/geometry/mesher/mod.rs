@@ -64,6 +64,10 @@ pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMes
         Shape::Ellipsoid { radii } => ellipsoid::surface(*radii, needed()?),
         Shape::HalfSpace => Err(no_mesh()),
         Shape::Convex { file, points } => convex::surface(file, points),
+        Shape::Cone { .. } | Shape::Beam { .. } => {
+            let pts = shape.hull_points(needed()?).unwrap_or_default();
+            convex::surface(std::path::Path::new(shape.kind()), &pts)
+        }
         // A mesh file is its own surface (a tet mesh: its boundary).
         Shape::Mesh { data, .. } => Ok(data.surface()),
     }
@@ -99,6 +103,10 @@ pub fn layered_tet_mesh_with(
         Shape::Ellipsoid { radii } => ellipsoid::cored(*radii, resolution)?,
         Shape::HalfSpace => return Err(no_mesh()),
         Shape::Convex { file, points } => convex::cored(file, points, resolution)?,
+        Shape::Cone { .. } | Shape::Beam { .. } => {
+            let pts = shape.hull_points(resolution).unwrap_or_default();
+            convex::cored(std::path::Path::new(shape.kind()), &pts, resolution)?
+        }
         Shape::Mesh { .. } => {
             return Err(GeometryError::NoMesh {
                 shape: "mesh".into(),
