@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Simulation speed beside Drake (hydroelastic, SAP, dt = 1 ms) and MuJoCo (point contact,
-# dt = 1 ms), measured in one run on this machine, for the four anchor scenes.
+# dt = 1 ms), measured in one run on this machine, for the four anchor scenes: under the
+# pressure field model (examples/<scene>.toml) and under the Hertz model
+# (examples/hertz_<scene>.toml).
 #
 # Usage: scripts/bench_sim.sh        (from any folder; ANCHORS=path overrides ../shared/anchors)
 # Prints a table: real-time factors, their ratios, and the final height of body b0.
@@ -17,9 +19,10 @@ cargo build --release >&2
 echo "bench_sim: running the Drake and MuJoCo anchors" >&2
 "$anchors/run.sh" drake_sim.py mujoco_sim.py > "$work/anchors.txt"
 
-for scene in sphere_drop box_drop boxes_16 boxes_64; do
-  best=""
-  # Best of three runs (the machine's other load only ever slows a run down).
+# Best of three runs (the machine's other load only ever slows a run down); prints the
+# real-time factor without outputs and the final height of body b0.
+measure() {
+  local scene=$1 best=""
   for k in 1 2 3; do
     line=$("$bin" simulate "examples/$scene.toml" --out "$work/$scene" 2>/dev/null)
     rtf=$(sed -E 's/.*\(([0-9.]+) without outputs\).*/\1/' <<< "$line")
@@ -29,7 +32,10 @@ for scene in sphere_drop box_drop boxes_16 boxes_64; do
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['body'] == 'b0']
 print(rows[-1]['z'])" "$work/$scene/trajectory.csv")
-  echo "$scene $best $z" >> "$work/ours.txt"
+  echo "$best $z"
+}
+for scene in sphere_drop box_drop boxes_16 boxes_64; do
+  echo "$scene $(measure "$scene") $(measure "hertz_$scene")" >> "$work/ours.txt"
 done
 
 python3 - "$work/anchors.txt" "$work/ours.txt" <<'PY'
@@ -39,10 +45,10 @@ def table(name):
     block = anchors.split(f"== {name}")[1].split("==")[0]
     return {m[0]: (float(m[1]), float(m[2])) for m in re.findall(r"(\w+)\s+bodies=.*realtime_factor=([\d.]+) z0_final=([-\d.]+)", block)}
 drake, mujoco = table("drake_sim.py"), table("mujoco_sim.py")
-print(f"{'scene':12} {'contactlab rtf':>14} {'Drake rtf':>10} {'MuJoCo rtf':>10} {'÷ Drake':>8} {'÷ MuJoCo':>9} {'z(b0) ours':>11} {'Drake':>8} {'MuJoCo':>8}")
+print(f"{'scene':12} {'contactlab rtf':>14} {'Drake rtf':>10} {'MuJoCo rtf':>10} {'÷ Drake':>8} {'÷ MuJoCo':>9} {'z(b0) ours':>11} {'Drake':>8} {'MuJoCo':>8} {'hertz rtf':>10} {'÷ MuJoCo':>9} {'z hertz':>8}")
 for line in filter(None, ours):
-    scene, rtf, z = line.split()
-    rtf, z = float(rtf), float(z)
+    scene, rtf, z, hrtf, hz = line.split()
+    rtf, z, hrtf, hz = float(rtf), float(z), float(hrtf), float(hz)
     d, m = drake[scene], mujoco[scene]
-    print(f"{scene:12} {rtf:14.1f} {d[0]:10.2f} {m[0]:10.1f} {rtf/d[0]:8.1f} {rtf/m[0]:9.2f} {z:11.5f} {d[1]:8.5f} {m[1]:8.5f}")
+    print(f"{scene:12} {rtf:14.1f} {d[0]:10.2f} {m[0]:10.1f} {rtf/d[0]:8.1f} {rtf/m[0]:9.2f} {z:11.5f} {d[1]:8.5f} {m[1]:8.5f} {hrtf:10.1f} {hrtf/m[0]:9.2f} {hz:8.5f}")
 PY

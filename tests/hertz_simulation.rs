@@ -115,3 +115,38 @@ fn rolling_resistance_decelerates_a_rolling_ball_as_the_law_predicts() {
     eprintln!("deceleration {decel:.6e} vs {expected:.6e}");
     assert!((decel - expected).abs() < 0.05 * expected.abs(), "deceleration {decel} vs {expected}");
 }
+
+#[test]
+fn sliding_friction_stops_a_box_at_v0_squared_over_2_mu_g() {
+    // A 2 cm steel block sliding at 1 m/s on a steel slab, μ_k = 0.5 (softened with k_red for
+    // a 10 µs step; the stopping distance does not depend on the stiffness).
+    let text = r#"[model]
+kind = "hertz"
+elastic_contact_reduction_factor = 1e-3
+[[body]]
+name = "ground"
+fixed = true
+position = [0.0, 0.0, -0.05]
+shape = { type = "box", size = [1.0, 1.0, 0.1] }
+contact = { material = "Steel" }
+[[body]]
+name = "block"
+density = 7800.0
+position = [0.0, 0.0, 0.01]
+linear_velocity = [1.0, 0.0, 0.0]
+shape = { type = "box", size = [0.02, 0.02, 0.02] }
+contact = { material = "Steel" }
+"#;
+    let scene = parse_scene(text, Path::new(".")).unwrap();
+    let world = build_world(&scene, false).unwrap();
+    let mut last = Vec::new();
+    run(&world, &Integrator::SemiImplicitEuler { dt: 1e-5 }, 0.3, 0.01, |_, y| {
+        last = y.to_vec();
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    let expected = 1.0 / (2.0 * 0.5 * 9.81);
+    eprintln!("stopped after {:.6} m (expected {expected:.6}), speed {:.2e}", last[0], last[7]);
+    assert!((last[0] - expected).abs() < 0.01 * expected, "slid {} m", last[0]);
+    assert!(last[7].abs() < 1e-3, "still sliding at {} m/s", last[7]);
+}
