@@ -42,7 +42,7 @@ def scene(n, sphere):
     return title, text
 
 HERTZ_HEADER = """# {title} under the Hertz point-contact model (Modia3D): the same {n} {what} (1 kg) as
-# {title}.toml, dry wood on dry wood (the palette's DryWood; μ_k = 0.5), dropped on a large
+# {title}.toml, dry wood on dry wood (the palette's DryWood: μ_k = 0.35), dropped on a large
 # fixed box. The elastic contact reduction factor k_red = 1e-4 softens wood's stiffness so that
 # 1 ms fixed steps stay stable, as Modia3D suggests for hard materials.
 [model]
