@@ -24,7 +24,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
             let (sa, sb) = (&scene.bodies[a], &scene.bodies[b]);
             let law = hertz.law(a, b).context("every candidate pair has a law")?;
             let (ba, bb) = (&hertz.bodies[a], &hertz.bodies[b]);
-            let c = hertz_pair((ba, &sa.pose, &sa.twist), (bb, &sb.pose, &sb.twist), law, None)
+            let c = hertz_pair((ba, &sa.pose, &sa.twist), (bb, &sb.pose, &sb.twist), law, None, &hertz.stats)
                 .with_context(|| format!("bodies `{}` and `{}`", sa.name, sb.name))?;
             out.push(c);
         }
@@ -51,6 +51,13 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
             })
         })
         .collect();
+    let counts = hertz.stats.counts();
+    if counts.best_estimates + counts.errors > 0 {
+        eprintln!(
+            "contactlab: narrow phase: {} of {} queries returned a flagged best estimate, {} failed",
+            counts.best_estimates, counts.queries, counts.errors
+        );
+    }
     if args.vtk.is_some() || args.png.is_some() {
         eprintln!(
             "contactlab: --vtk and --png draw pressure-field contact surfaces; the hertz model has contact points only"

@@ -140,6 +140,13 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         Integrator::Dopri5 { .. } => "dopri5",
         Integrator::Radau5 { .. } => "radau5",
     };
+    if let Some(hertz) = &world.hertz {
+        let c = hertz.stats.counts();
+        eprintln!(
+            "contactlab: narrow phase: {} queries, {} flagged best estimates, {} failed",
+            c.queries, c.best_estimates, c.errors
+        );
+    }
     let stats = result
         .with_context(|| format!("simulation stopped (outputs up to then are in {})", args.out.display()))?;
     Ok(Summary { stats, integrator: name.into(), wall, output_wall })

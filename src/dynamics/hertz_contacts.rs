@@ -2,6 +2,7 @@
 //! model needs (the damping coefficient is fixed from the impact speed when a contact starts,
 //! and kept for that contact's life).
 
+use crate::contact::hertz::MprStats;
 use crate::contact::hertz::force_law::ContactLaw;
 use crate::contact::hertz::pair::{HertzBody, HertzContact};
 use std::collections::BTreeMap;
@@ -14,11 +15,13 @@ pub struct HertzContacts {
     laws: BTreeMap<(usize, usize), ContactLaw>,
     /// d (s/m) of each active contact, keyed by (a, b) with a < b.
     damping: Mutex<BTreeMap<(usize, usize), f64>>,
+    /// Narrow-phase counters: queries, flagged best estimates, errors.
+    pub stats: MprStats,
 }
 
 impl HertzContacts {
     pub fn new(bodies: Vec<HertzBody>, laws: BTreeMap<(usize, usize), ContactLaw>) -> Self {
-        Self { bodies, laws, damping: Mutex::new(BTreeMap::new()) }
+        Self { bodies, laws, damping: Mutex::new(BTreeMap::new()), stats: MprStats::default() }
     }
 
     /// The law of pair (a, b), a < b, if that pair can touch.

@@ -241,6 +241,7 @@ impl World {
                 (&hertz.bodies[b], &poses[b].0, &poses[b].1),
                 law,
                 hertz.damping(a, b),
+                &hertz.stats,
             )
             .map_err(|e| {
                 DynamicsError::Setup(format!(
@@ -358,6 +359,7 @@ impl World {
                     (&hertz.bodies[b], &poses[b].0, &poses[b].1),
                     law,
                     hertz.damping(a, b),
+                    &hertz.stats,
                 )
                 .ok()??;
                 Some((a, b, c))
@@ -397,10 +399,18 @@ impl World {
 
     /// The candidate pairs whose world bounds overlap.
     fn active_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        let bounds: Vec<_> = match &self.hertz {
-            Some(h) => h.bodies.iter().zip(poses).map(|(b, (p, _))| Some(b.shape.aabb(p))).collect(),
-            None => self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect(),
-        };
+        if let Some(h) = &self.hertz {
+            // Sweep and prune: better than all pairs when there are many bodies.
+            let boxes: Vec<_> = h.bodies.iter().zip(poses).map(|(b, (p, _))| b.shape.aabb(p)).collect();
+            let mut pairs: Vec<(usize, usize)> = crate::contact::hertz::broad_phase(&boxes)
+                .into_iter()
+                .map(|(a, b)| (a.min(b), a.max(b)))
+                .filter(|&(a, b)| h.law(a, b).is_some())
+                .collect();
+            pairs.sort_unstable();
+            return pairs;
+        }
+        let bounds: Vec<_> = self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
         self.pairs
             .iter()
             .copied()

@@ -3,7 +3,7 @@
 
 use super::contact_geometry::ContactShapeKind;
 use super::force_law::{ContactLaw, ForceLawError, contact_response};
-use super::{ConvexShape, MprError, MprTolerances, signed_distance};
+use super::{ConvexShape, MprError, MprStats, MprTolerances, signed_distance_counted};
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Point3, Twist, Vector3, Wrench};
 
@@ -92,8 +92,9 @@ pub fn hertz_pair(
     (b, pose_b, twist_b): (&HertzBody, &Isometry3, &Twist),
     law: &ContactLaw,
     damping: Option<f64>,
+    stats: &MprStats,
 ) -> Result<Option<HertzContact>, HertzPairError> {
-    let c = signed_distance(&a.shape, pose_a, &b.shape, pose_b, &MprTolerances::default())?;
+    let c = signed_distance_counted(&a.shape, pose_a, &b.shape, pose_b, &MprTolerances::default(), stats)?;
     if c.distance >= 0.0 {
         return Ok(None);
     }
