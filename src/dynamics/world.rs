@@ -192,30 +192,29 @@ impl World {
         } else {
             active.iter().map(eval).collect()
         };
-        let mut loads = Loads {
-            force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
-            torque: self.bodies.iter().map(|b| b.torque).collect(),
-            dissipation: 0.0,
-            contacts: Vec::new(),
-            jacobians: Vec::new(),
-        };
+        let mut loads = self.applied_loads();
         for r in results {
             let (c, j) = r?;
             if c.result.faces == 0 {
                 continue;
             }
-            let w = c.result.wrench;
-            loads.force[c.a] += w.force;
-            loads.torque[c.a] += w.torque_about(&coms[c.a]);
-            loads.force[c.b] -= w.force;
-            loads.torque[c.b] -= w.torque_about(&coms[c.b]);
-            loads.dissipation -= c.result.dissipation_power;
             if let Some(j) = j {
                 loads.jacobians.push((c.a, c.b, j));
             }
-            loads.contacts.push(c);
+            loads.add_contact(c, coms);
         }
         Ok(loads)
+    }
+
+    /// Gravity and the applied loads, before contact.
+    fn applied_loads(&self) -> Loads {
+        Loads {
+            force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
+            torque: self.bodies.iter().map(|b| b.torque).collect(),
+            dissipation: 0.0,
+            contacts: Vec::new(),
+            jacobians: Vec::new(),
+        }
     }
 
     /// [`World::loads`] under the Hertz model (explicit: no velocity Jacobians).
@@ -227,13 +226,7 @@ impl World {
         active: &[(usize, usize)],
         t: f64,
     ) -> Result<Loads, DynamicsError> {
-        let mut loads = Loads {
-            force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
-            torque: self.bodies.iter().map(|b| b.torque).collect(),
-            dissipation: 0.0,
-            contacts: Vec::new(),
-            jacobians: Vec::new(),
-        };
+        let mut loads = self.applied_loads();
         for &(a, b) in active {
             let Some(law) = hertz.law(a, b) else { continue };
             let contact = hertz_pair(
@@ -250,18 +243,9 @@ impl World {
                 ))
             })?;
             let Some(c) = contact else { continue };
-            let w = c.wrench;
-            loads.force[a] += w.force;
-            loads.torque[a] += w.torque_about(&coms[a]);
-            loads.force[b] -= w.force;
-            loads.torque[b] -= w.torque_about(&coms[b]);
-            loads.dissipation -= c.dissipation_power;
-            loads.contacts.push(PairContact {
-                a,
-                b,
-                result: PairWrench { wrench: w, area: 0.0, faces: 1, dissipation_power: c.dissipation_power },
-                energy: Some(c.energy),
-            });
+            let result =
+                PairWrench { wrench: c.wrench, area: 0.0, faces: 1, dissipation_power: c.dissipation_power };
+            loads.add_contact(PairContact { a, b, result, energy: Some(c.energy) }, coms);
         }
         Ok(loads)
     }
@@ -529,6 +513,20 @@ pub struct Loads {
     pub contacts: Vec<PairContact>,
     /// (a, b, ∂Q/∂V) of each touching pair, when asked for.
     pub jacobians: Vec<(usize, usize, VelocityJacobian)>,
+}
+
+impl Loads {
+    /// Adds a touching pair's wrench (on `a`, torque about the world origin; `b` gets the
+    /// opposite) with torques moved to the centres of mass `coms`.
+    fn add_contact(&mut self, c: PairContact, coms: &[Point3]) {
+        let w = c.result.wrench;
+        self.force[c.a] += w.force;
+        self.torque[c.a] += w.torque_about(&coms[c.a]);
+        self.force[c.b] -= w.force;
+        self.torque[c.b] -= w.torque_about(&coms[c.b]);
+        self.dissipation -= c.result.dissipation_power;
+        self.contacts.push(c);
+    }
 }
 
 /// Energies of the world (J). `total` = kinetic + gravity + elastic + dissipated: constant
