@@ -201,7 +201,7 @@ impl World {
             if let Some(j) = j {
                 loads.jacobians.push((c.a, c.b, j));
             }
-            loads.add_contact(c, coms);
+            loads.add_contact(c, &coms);
         }
         Ok(loads)
     }
