@@ -157,17 +157,7 @@ fn a_torus_on_two_rails_touches_in_two_patches_with_one_wrench() {
     assert!(rel(&w.force, &sum.force, scale) < 1e-9, "{:?} vs {:?}", w.force, sum.force);
     assert!(rel(&w.torque, &sum.torque, scale * 0.1) < 1e-9);
     // The force is minus the energy's derivative (rigid non-convex mesh, energy from cones).
-    let h = 1e-6;
-    for i in 0..3 {
-        let mut e = Vector3::zeros();
-        e[i] = 1.0;
-        let shift =
-            |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pt;
-        let fd = -(energy(at(&torus, shift(h)), at(&rails, pr))
-            - energy(at(&torus, shift(-h)), at(&rails, pr)))
-            / (2.0 * h);
-        assert!((fd - w.force[i]).abs() < 1e-5 * scale, "axis {i}: −dU/dx {fd} vs {}", w.force[i]);
-    }
+    assert_force_is_minus_energy_gradient(&torus, pt, &rails, pr);
 }
 
 #[test]
@@ -190,17 +180,20 @@ fn a_torus_sliding_over_the_ground_has_a_continuous_wrench_and_force_is_minus_en
     assert!(prev.unwrap().norm() > 1.0);
     assert!(max < 5.0 * mean, "a jump of {max:.3e} N against a mean change of {mean:.3e} N");
     let pt = pose([0.0, 0.0, 0.027], [0.08, 0.03, 0.2]);
-    let w = wrench(at(&torus, pt), at(&ground, g));
+    assert_force_is_minus_energy_gradient(&torus, pt, &ground, g);
+}
+
+/// Central differences of the energy under small translations of `a` give the force on `a`.
+fn assert_force_is_minus_energy_gradient(a: &PfBody, pa: Isometry3, b: &PfBody, pb: Isometry3) {
+    let w = wrench(at(a, pa), at(b, pb));
     let h = 1e-6;
     for i in 0..3 {
         let mut e = Vector3::zeros();
-        e[i] = 1.0;
+        e[i] = h;
         let shift =
-            |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pt;
-        let fd = -(energy(at(&torus, shift(h)), at(&ground, g))
-            - energy(at(&torus, shift(-h)), at(&ground, g)))
-            / (2.0 * h);
-        assert!((fd - w.force[i]).abs() < 1e-5 * w.force.norm(), "axis {i}: {fd} vs {}", w.force[i]);
+            |s: f64| Isometry3::from_parts(Translation3::from(e * s), UnitQuaternion::identity()) * pa;
+        let fd = -(energy(at(a, shift(1.0)), at(b, pb)) - energy(at(a, shift(-1.0)), at(b, pb))) / (2.0 * h);
+        assert!((fd - w.force[i]).abs() < 1e-5 * w.force.norm(), "axis {i}: −dU/dx {fd} vs {}", w.force[i]);
     }
 }
 
