@@ -317,3 +317,55 @@ fn pencil_pinch_firm_grip_holds_and_loose_grip_pivots() {
         );
     }
 }
+
+#[test]
+fn kinematic_bodies_follow_their_motion_and_push_free_bodies() {
+    use contactlab::dynamics::body::KinematicMotion;
+    use contactlab::math::{Isometry3, Twist, Vector3};
+    // Keyframes: linear position, slerped orientation, held outside, velocity of the segment.
+    let a = Isometry3::translation(0.0, 0.0, 0.0);
+    let b = Isometry3::new(Vector3::new(1.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0));
+    let k = KinematicMotion::Keyframes(vec![(0.0, a), (2.0, b)]);
+    let (p, tw) = k.at(0.5);
+    assert!((p.translation.vector - Vector3::new(0.25, 0.0, 0.0)).norm() < 1e-15);
+    assert!((p.rotation.angle() - 0.25).abs() < 1e-12);
+    assert!((tw.linear - Vector3::new(0.5, 0.0, 0.0)).norm() < 1e-15 && (tw.angular.z - 0.5).abs() < 1e-12);
+    assert_eq!(k.at(3.0).0, b);
+    assert_eq!(k.at(3.0).1, Twist::default());
+    // A pad moving down at 1 cm/s squeezes a resting ball against the ground: the ball stays
+    // put and the pad's push grows as it descends.
+    let text = format!(
+        r#"{GROUND}
+[[body]]
+name = "ball"
+mass = 0.1
+position = [0.0, 0.0, 0.05]
+shape = {{ type = "sphere", radius = 0.05 }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = 1e5, resolution = 0.01, dissipation = 5.0, friction = 0.5 }}
+
+[[body]]
+name = "pad"
+position = [0.0, 0.0, 0.105]
+kinematic = {{ linear_velocity = [0.0, 0.0, -0.01] }}
+shape = {{ type = "box", size = [0.1, 0.1, 0.01] }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 0.01, friction = 0.5 }}
+"#
+    );
+    let w = world(&text);
+    let mut pushes = Vec::new();
+    run(&w, &Integrator::SemiImplicitEuler { dt: 2e-4 }, 0.4, 0.1, |t, y| {
+        let poses = w.poses(t, y);
+        assert!(
+            (poses[2].0.translation.vector.z - (0.105 - 0.01 * t)).abs() < 1e-12,
+            "the pad follows its motion"
+        );
+        let push: f64 =
+            w.contacts(t, y).unwrap().iter().filter(|c| c.b == 2).map(|c| c.result.wrench.force.z).sum();
+        pushes.push(push);
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    eprintln!("pad push on the ball over time: {pushes:?}");
+    assert!(pushes.windows(2).skip(1).all(|p| p[1] < p[0]), "the push grows (force on the ball is downward)");
+    assert!(*pushes.last().unwrap() < -0.5);
+}
