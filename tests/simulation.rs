@@ -369,3 +369,35 @@ contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 
     assert!(pushes.windows(2).skip(1).all(|p| p[1] < p[0]), "the push grows (force on the ball is downward)");
     assert!(*pushes.last().unwrap() < -0.5);
 }
+
+#[test]
+fn applied_force_and_torque_accelerate_as_newton_and_euler_say() {
+    // No gravity: a 2 kg sphere (R = 0.1, I = 2/5 m R² = 0.008) pushed by 1 N along x and twisted
+    // by 0.004 N·m about z: a = 0.5 m/s², α = 0.5 rad/s².
+    let text = r#"
+[sim]
+gravity = [0.0, 0.0, 0.0]
+
+[[body]]
+name = "ball"
+density = 477.4648292756860
+position = [0.0, 0.0, 1.0]
+force = [1.0, 0.0, 0.0]
+torque = [0.0, 0.0, 0.004]
+shape = { type = "sphere", radius = 0.1 }
+"#;
+    let w = world(text);
+    assert!((w.bodies[0].mass - 2.0).abs() < 1e-12, "mass from density: {}", w.bodies[0].mass);
+    let traj = trajectory(
+        &w,
+        &Integrator::Dopri5 {
+            tolerances: contactlab::dynamics::ode::Tolerances::new(1e-10, 1e-12),
+            initial_step: None,
+        },
+        1.0,
+        0.5,
+    );
+    let (t, y) = traj.last().unwrap();
+    assert!((y[0] - 0.25 * t * t).abs() < 1e-9, "x = {}", y[0]);
+    assert!((y[12] - 0.5 * t).abs() < 1e-9, "ω_z = {}", y[12]);
+}
