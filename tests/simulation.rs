@@ -385,6 +385,7 @@ position = [0.0, 0.0, 1.0]
 force = [1.0, 0.0, 0.0]
 torque = [0.0, 0.0, 0.004]
 shape = { type = "sphere", radius = 0.1 }
+contact = { compliance = "rigid", resolution = 0.05 }
 "#;
     let w = world(text);
     assert!((w.bodies[0].mass - 2.0).abs() < 1e-12, "mass from density: {}", w.bodies[0].mass);
