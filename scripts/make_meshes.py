@@ -72,6 +72,80 @@ def block_with_pocket(size=0.1, height=0.05, hole=0.03, depth=0.03):
     write_obj("block_with_pocket.obj", v, f,
               f"block {size} × {size} × {height} m with a {hole} m square pocket {depth} m deep from the top")
 
+def tri(u):
+    """Triangular thread profile: 0 at the root, 1 at the crest (u in [0, 1) along a pitch)."""
+    u = u - math.floor(u)
+    return 1.0 - abs(2.0 * u - 1.0)
+
+def bolt(r_root=0.004, depth=0.0008, pitch=0.002, length=0.03, n=64, rows_per_pitch=10):
+    """A threaded rod along z from 0 to `length`: radius r_root + depth·tri((z − pitch·θ/2π)/pitch)."""
+    m = int(round(length / pitch * rows_per_pitch))
+    radius = lambda a, z: r_root + depth * tri((z - pitch * a / (2 * math.pi)) / pitch)
+    v = []
+    for j in range(m + 1):
+        z = length * j / m
+        for i in range(n):
+            a = 2 * math.pi * i / n
+            r = radius(a, z)
+            v.append((r * math.cos(a), r * math.sin(a), z))
+    v += [(0.0, 0.0, 0.0), (0.0, 0.0, length)]
+    c0, c1 = len(v) - 2, len(v) - 1
+    f = []
+    for j in range(m):
+        for i in range(n):
+            a, b = j * n + i, j * n + (i + 1) % n
+            c, d = (j + 1) * n + (i + 1) % n, (j + 1) * n + i
+            f += [(a, b, c), (a, c, d)]
+    for i in range(n):
+        f.append((c0, (i + 1) % n, i))
+        f.append((c1, m * n + i, m * n + (i + 1) % n))
+    write_obj("bolt.obj", v, f, f"threaded rod: root radius {r_root} m, thread depth {depth} m, pitch {pitch} m, length {length} m, axis z")
+
+def nut(r_root=0.0042, depth=0.0008, pitch=0.002, thickness=0.008, flats=0.014, n=64, rows_per_pitch=10):
+    """A hexagonal nut (across flats `flats`) along z from 0 to `thickness` with a threaded hole
+    matching bolt() with 0.2 mm clearance: hole radius r_root + depth·tri(...)."""
+    m = int(round(thickness / pitch * rows_per_pitch))
+    radius = lambda a, z: r_root + depth * tri((z - pitch * a / (2 * math.pi)) / pitch)
+    apothem = flats / 2
+    def hex_r(a):
+        # Distance from the axis to the hexagon's side along angle a (flats facing ±x at 0°).
+        k = (a + math.pi / 6) % (math.pi / 3) - math.pi / 6
+        return apothem / math.cos(k)
+    v = []
+    # Hole rings (inner) then outer rings at the two faces.
+    for j in range(m + 1):
+        z = thickness * j / m
+        for i in range(n):
+            a = 2 * math.pi * i / n
+            r = radius(a, z)
+            v.append((r * math.cos(a), r * math.sin(a), z))
+    outer0 = len(v)
+    for z in (0.0, thickness):
+        for i in range(n):
+            a = 2 * math.pi * i / n
+            r = hex_r(a)
+            v.append((r * math.cos(a), r * math.sin(a), z))
+    f = []
+    for j in range(m):
+        for i in range(n):
+            a, b = j * n + i, j * n + (i + 1) % n
+            c, d = (j + 1) * n + (i + 1) % n, (j + 1) * n + i
+            f += [(a, c, b), (a, d, c)]  # the hole faces the axis
+    for i in range(n):
+        i1 = (i + 1) % n
+        # Outer wall.
+        a, b = outer0 + i, outer0 + i1
+        c, d = outer0 + n + i1, outer0 + n + i
+        f += [(a, b, c), (a, c, d)]
+        # Bottom face (z = 0, facing down) between the outer ring and the hole's bottom ring.
+        f += [(outer0 + i, i, i1), (outer0 + i, i1, outer0 + i1)]
+        # Top face (z = thickness, facing up).
+        t0 = m * n
+        f += [(outer0 + n + i, outer0 + n + i1, t0 + i1), (outer0 + n + i, t0 + i1, t0 + i)]
+    write_obj("nut.obj", v, f, f"hex nut: across flats {flats} m, {thickness} m thick, threaded hole root radius {r_root} m, pitch {pitch} m")
+
 torus()
 rounded_slab()
 block_with_pocket()
+bolt()
+nut()
