@@ -1,5 +1,5 @@
 //! Prints narrow-phase queries per second for each shape pair (run with `--release`):
-//! `cargo run --release --example mpr_speed`.
+//! `cargo bench --bench mpr_speed`.
 
 use contactlab::contact::hertz::{ConvexShape, MprStats, MprTolerances, signed_distance_counted};
 use contactlab::math::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};

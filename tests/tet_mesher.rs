@@ -443,13 +443,3 @@ fn dihedral_bounds_hold_across_resolutions() {
         }
     }
 }
-
-#[test]
-#[ignore = "timing figure for the report, not a check"]
-fn speed_100k() {
-    let s = icosphere(1.0, Point3::origin(), 5);
-    for res in [0.08, 0.0795] {
-        let out = mesh_interior(&s, res).unwrap();
-        println!("{} tets, {} triangles in, {:.3} s", out.stats.tets, s.triangles.len(), out.stats.seconds);
-    }
-}
