@@ -252,8 +252,8 @@ fn normal_force_never_pulls() {
 
 // ---------------------------------------------------------------- friction, rolling
 
-#[test]
-fn sliding_friction_opposes_slip_and_saturates_above_v_small() {
+/// Steel on steel with μ 0.4, μ_r 0.02, v_small 0.01 m/s and w_small 0.05 rad/s.
+fn friction_law() -> ContactLaw {
     let p = PairMaterial {
         restitution: 0.7,
         sliding_friction: 0.4,
@@ -261,7 +261,12 @@ fn sliding_friction_opposes_slip_and_saturates_above_v_small() {
         v_small: 0.01,
         w_small: 0.05,
     };
-    let law = ContactLaw::new(&steel(), &steel(), &BOX, &BALL, p, 1.0, 2000.0).unwrap();
+    ContactLaw::new(&steel(), &steel(), &BOX, &BALL, p, 1.0, 2000.0).unwrap()
+}
+
+#[test]
+fn sliding_friction_opposes_slip_and_saturates_above_v_small() {
+    let law = friction_law();
     let e_n = Vector3::new(1.0, 2.0, 2.0) / 3.0;
     let t = Vector3::new(2.0, -2.0, 1.0) / 3.0; // ⟂ e_n, unit
     let (delta, ddot, d) = (3e-6, 0.1, 0.5);
@@ -290,14 +295,7 @@ fn sliding_friction_opposes_slip_and_saturates_above_v_small() {
 
 #[test]
 fn rolling_torque_opposes_relative_spin_and_saturates_above_w_small() {
-    let p = PairMaterial {
-        restitution: 0.7,
-        sliding_friction: 0.4,
-        rolling_resistance: 0.02,
-        v_small: 0.01,
-        w_small: 0.05,
-    };
-    let law = ContactLaw::new(&steel(), &steel(), &BOX, &BALL, p, 1.0, 2000.0).unwrap();
+    let law = friction_law();
     let axis = Vector3::new(0.0, 0.6, -0.8);
     let (delta, e_n) = (5e-6, Vector3::z());
     let f_n = law.normal_force(delta, 0.0, 0.0);

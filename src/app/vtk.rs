@@ -140,7 +140,8 @@ pub(super) fn check_indices<'a>(
     }
 }
 
-fn write_file(
+/// Creates `path`, lets `body` write it buffered, flushes, and names the file in any error.
+pub(super) fn write_file(
     path: &Path,
     body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {

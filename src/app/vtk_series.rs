@@ -3,12 +3,12 @@
 
 use super::OutputError;
 use super::number::Shortest;
-use super::vtk::{check_indices, check_pressures};
+use super::vtk::{check_indices, check_pressures, write_file};
 use crate::contact::pressure_field::ContactSurface;
 use crate::math::Point3;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// VTK cell types.
@@ -251,14 +251,6 @@ fn write_contact_vtu(path: &Path, surface: &ContactSurface) -> Result<(), Output
         writeln!(w, "      </Cells>")?;
         end_piece(w)
     })
-}
-
-fn write_file(
-    path: &Path,
-    body: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
-) -> Result<(), OutputError> {
-    let mut w = BufWriter::new(File::create(path).map_err(OutputError::io(path))?);
-    body(&mut w).and_then(|()| w.flush()).map_err(OutputError::io(path))
 }
 
 fn begin_piece(w: &mut impl Write, n_points: usize, n_cells: usize) -> std::io::Result<()> {

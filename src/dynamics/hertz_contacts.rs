@@ -4,7 +4,8 @@
 
 use crate::contact::hertz::MprStats;
 use crate::contact::hertz::force_law::ContactLaw;
-use crate::contact::hertz::pair::{HertzBody, HertzContact};
+use crate::contact::hertz::pair::{HertzBody, HertzContact, HertzPairError, hertz_pair};
+use crate::math::{Isometry3, Twist};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -32,6 +33,24 @@ impl HertzContacts {
     /// The damping fixed when the contact of (a, b) started, if it is active.
     pub fn damping(&self, a: usize, b: usize) -> Option<f64> {
         self.damping.lock().ok().and_then(|m| m.get(&(a, b)).copied())
+    }
+
+    /// The contact of pair (a, b), a < b, with the bodies at `poses` (indexed by body) and the
+    /// damping its memory holds: `None` where the pair has no law, `Ok(None)` where it is apart.
+    pub fn contact(
+        &self,
+        a: usize,
+        b: usize,
+        poses: &[(Isometry3, Twist)],
+    ) -> Option<Result<Option<HertzContact>, HertzPairError>> {
+        let law = self.law(a, b)?;
+        Some(hertz_pair(
+            (&self.bodies[a], &poses[a].0, &poses[a].1),
+            (&self.bodies[b], &poses[b].0, &poses[b].1),
+            law,
+            self.damping(a, b),
+            &self.stats,
+        ))
     }
 
     /// After an accepted step: contacts that started take d from their penetration rate now

@@ -131,29 +131,12 @@ pub fn run(
                     }
                 }
             };
-            let outcome = if matches!(integrator, Integrator::Dopri5 { .. }) {
-                ode::integrate_dopri5(
-                    &mut system,
-                    0.0,
-                    &y,
-                    duration,
-                    tolerances,
-                    &options,
-                    &outputs,
-                    observer,
-                )
+            let integrate = if matches!(integrator, Integrator::Dopri5 { .. }) {
+                ode::integrate_dopri5
             } else {
-                ode::integrate_radau5(
-                    &mut system,
-                    0.0,
-                    &y,
-                    duration,
-                    tolerances,
-                    &options,
-                    &outputs,
-                    observer,
-                )
+                ode::integrate_radau5
             };
+            let outcome = integrate(&mut system, 0.0, &y, duration, tolerances, &options, &outputs, observer);
             if let Some(e) = failure {
                 return Err(e);
             }

@@ -8,7 +8,7 @@
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
 use super::hertz_contacts::HertzContacts;
-use crate::contact::hertz::pair::{HertzContact, hertz_pair};
+use crate::contact::hertz::pair::HertzContact;
 use crate::contact::pressure_field::{self, BodyState, PairWrench, PfBody, QueryOptions, VelocityJacobian};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
@@ -228,15 +228,8 @@ impl World {
     ) -> Result<Loads, DynamicsError> {
         let mut loads = self.applied_loads();
         for &(a, b) in active {
-            let Some(law) = hertz.law(a, b) else { continue };
-            let contact = hertz_pair(
-                (&hertz.bodies[a], &poses[a].0, &poses[a].1),
-                (&hertz.bodies[b], &poses[b].0, &poses[b].1),
-                law,
-                hertz.damping(a, b),
-                &hertz.stats,
-            )
-            .map_err(|e| {
+            let Some(contact) = hertz.contact(a, b, poses) else { continue };
+            let contact = contact.map_err(|e| {
                 DynamicsError::Setup(format!(
                     "t = {t} s, contact between `{}` and `{}`: {e}",
                     self.bodies[a].name, self.bodies[b].name
@@ -337,15 +330,7 @@ impl World {
             .active_pairs(&poses)
             .into_iter()
             .filter_map(|(a, b)| {
-                let law = hertz.law(a, b)?;
-                let c = hertz_pair(
-                    (&hertz.bodies[a], &poses[a].0, &poses[a].1),
-                    (&hertz.bodies[b], &poses[b].0, &poses[b].1),
-                    law,
-                    hertz.damping(a, b),
-                    &hertz.stats,
-                )
-                .ok()??;
+                let c = hertz.contact(a, b, &poses)?.ok()??;
                 Some((a, b, c))
             })
             .collect();
