@@ -1,7 +1,7 @@
 //! Simulation under the Hertz point-contact model (Modia3D): restitution, energy with cor = 1,
 //! bouncing that ends, and rolling resistance.
 
-use contactlab::commands::sim_world::build_world;
+use contactlab::dynamics::build_world;
 use contactlab::dynamics::ode::Tolerances;
 use contactlab::dynamics::simulate::{Flow, Integrator, run};
 use contactlab::scene::parse_scene;
@@ -39,7 +39,8 @@ fn drop(text: &str, duration: f64, output_dt: f64) -> Vec<(f64, f64, f64, f64)> 
     let world = build_world(&scene, false).unwrap();
     let integrator = Integrator::Dopri5 { tolerances: Tolerances::new(1e-9, 1e-12), initial_step: None };
     let mut out = Vec::new();
-    run(&world, &integrator, duration, output_dt, |t, y| {
+    run(&world, &integrator, duration, output_dt, |s| {
+        let (t, y) = (s.t, s.y);
         let e = world.energies(t, y).unwrap();
         out.push((t, y[2], y[9], e.total));
         Ok(Flow::Continue)
@@ -103,7 +104,8 @@ fn rolling_resistance_decelerates_a_rolling_ball_as_the_law_predicts() {
     let world = build_world(&scene, false).unwrap();
     let integrator = Integrator::Dopri5 { tolerances: Tolerances::new(1e-8, 1e-12), initial_step: None };
     let mut vx = Vec::new();
-    run(&world, &integrator, 1.0, 0.01, |t, y| {
+    run(&world, &integrator, 1.0, 0.01, |s| {
+        let (t, y) = (s.t, s.y);
         vx.push((t, y[7]));
         Ok(Flow::Continue)
     })
@@ -140,7 +142,8 @@ contact = { material = "Steel" }
     let scene = parse_scene(text, Path::new(".")).unwrap();
     let world = build_world(&scene, false).unwrap();
     let mut last = Vec::new();
-    run(&world, &Integrator::SemiImplicitEuler { dt: 1e-5 }, 0.3, 0.01, |_, y| {
+    run(&world, &Integrator::SemiImplicitEuler { dt: 1e-5 }, 0.3, 0.01, |s| {
+        let y = s.y;
         last = y.to_vec();
         Ok(Flow::Continue)
     })

@@ -1,10 +1,11 @@
 //! `contactlab contact SCENE.toml [--json] [--repeat N] [--vtk DIR] [--png FILE]`: every
 //! contacting pair at the scene's initial state.
 
-use super::world::{ContactWorld, PairIndex};
 use crate::app;
-use crate::contact::pressure_field::{self, BodyState, ContactSurface, PairWrench, PfGeometry, QueryOptions};
-use crate::scene::{ModelKind, Scene};
+use crate::contact::model::{BodyMesh, ContactModel, Derivatives, PairContact};
+use crate::contact::pressure_field::ContactSurface;
+use crate::math::{Isometry3, Point3, Twist};
+use crate::scene::Scene;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -42,11 +43,17 @@ pub struct ContactReport {
     pub micros_per_query: f64,
 }
 
-/// One full contact query: the wrench of every candidate pair.
-pub fn query(states: &[BodyState], pairs: &[PairIndex], options: &QueryOptions) -> Result<Vec<PairWrench>> {
+/// One full contact query: the contact of every candidate pair, `None` where it does not touch.
+pub fn query(
+    model: &ContactModel,
+    poses: &[(Isometry3, Twist)],
+    pairs: &[(usize, usize)],
+) -> Result<Vec<Option<PairContact>>> {
+    let origin = Point3::origin();
     let mut out = Vec::with_capacity(pairs.len());
-    for p in pairs {
-        out.push(pressure_field::evaluate_pair(states[p.a], states[p.b], options)?);
+    for &pair in pairs {
+        let c = model.evaluate(pair, poses, (&origin, &origin), Derivatives::None)?;
+        out.push(c.map(|(c, _)| c));
     }
     Ok(out)
 }
@@ -56,52 +63,50 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    if scene.model == ModelKind::Hertz {
-        return super::contact_hertz::run(scene, args);
-    }
-    if scene.model != ModelKind::PressureField {
-        bail!("model kind `{}` is not implemented yet; use kind = \"pressure_field\"", scene.model.key());
-    }
-    if args.repeat == 0 {
-        bail!("--repeat must be at least 1");
-    }
-    let world = ContactWorld::build(scene, !args.json)?;
-    let states = world.initial_states(scene);
-    let pairs = world.candidate_pairs(scene, &states);
-    let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
-    let mut results = query(&states, &pairs, &options)?;
+    let model = ContactModel::from_scene(scene, !args.json)?;
+    let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
+    let pairs = model.candidate_pairs(&poses);
+    let name = |i: usize| scene.bodies[i].name.as_str();
+    let named =
+        |r: Result<Vec<Option<PairContact>>>| r.context("evaluating the contacts at the initial state");
+    let mut results = named(query(&model, &poses, &pairs))?;
     let start = Instant::now();
     for _ in 0..args.repeat {
-        results = query(&states, &pairs, &options)?;
+        results = named(query(&model, &poses, &pairs))?;
     }
     let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / args.repeat as f64;
 
     let mut reports = Vec::new();
     let mut surfaces = Vec::new();
-    for (p, r) in pairs.iter().zip(&results) {
-        if r.faces == 0 {
-            continue;
-        }
-        let (sa, sb) = (states[p.a], states[p.b]);
-        let energy = pressure_field::pair_energy(sa, sb)?;
+    for c in results.iter().flatten() {
+        let energy =
+            model.energy(c, &poses).with_context(|| format!("bodies `{}` and `{}`", name(c.a), name(c.b)))?;
         reports.push(PairReport {
-            a: scene.bodies[p.a].name.clone(),
-            b: scene.bodies[p.b].name.clone(),
-            force: r.wrench.force.into(),
-            torque: r.wrench.torque.into(),
-            area: Some(r.area),
+            a: name(c.a).to_string(),
+            b: name(c.b).to_string(),
+            force: c.wrench.force.into(),
+            torque: c.wrench.torque.into(),
+            area: c.area,
             energy: Some(energy),
-            faces: Some(r.faces),
+            faces: c.faces,
         });
-        if args.vtk.is_some() || args.png.is_some() {
-            surfaces.push((
-                format!("{}–{}", scene.bodies[p.a].name, scene.bodies[p.b].name),
-                pressure_field::contact_surface(sa, sb)?,
-            ));
+        if (args.vtk.is_some() || args.png.is_some())
+            && let Some(surface) = model.surface((c.a, c.b), &poses)?
+        {
+            surfaces.push((format!("{}–{}", name(c.a), name(c.b)), surface));
         }
     }
+    if let Some((counters, true)) = model.counters() {
+        eprintln!("contactlab: {counters}");
+    }
+    if (args.vtk.is_some() || args.png.is_some()) && !model.has_surfaces() {
+        eprintln!(
+            "contactlab: --vtk and --png draw pressure-field contact surfaces; the {} model has contact points only",
+            scene.model.key()
+        );
+    }
     if let Some(dir) = &args.vtk {
-        write_vtk(dir, scene, &world, &states, &surfaces)?;
+        write_vtk(dir, scene, &model, &poses, &surfaces)?;
     }
     if let Some(file) = &args.png {
         let panels: Vec<(String, &ContactSurface)> = surfaces.iter().map(|(n, s)| (n.clone(), s)).collect();
@@ -114,8 +119,8 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
 fn write_vtk(
     dir: &Path,
     scene: &Scene,
-    world: &ContactWorld,
-    states: &[BodyState],
+    model: &ContactModel,
+    poses: &[(Isometry3, Twist)],
     surfaces: &[(String, ContactSurface)],
 ) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -124,25 +129,19 @@ fn write_vtk(
         app::write_contact_surface_vtk(&file, surface)
             .with_context(|| format!("writing {}", file.display()))?;
     }
-    for ((spec, body), state) in scene.bodies.iter().zip(&world.bodies).zip(states) {
+    for (i, (spec, (pose, _))) in scene.bodies.iter().zip(poses).enumerate() {
         let file = dir.join(format!("body_{}.vtk", sanitize(&spec.name)));
-        match &body.geometry {
-            PfGeometry::CompliantMesh(m) => {
-                let verts: Vec<_> = m.mesh.vertices.iter().map(|v| state.pose * v).collect();
-                let modulus = body.modulus.unwrap_or(0.0);
-                let pressure: Vec<f64> = m.extent.iter().map(|e| e * modulus).collect();
-                app::write_tet_mesh_vtk(
-                    &file,
-                    &verts,
-                    &m.mesh.tets,
-                    &[("extent", &m.extent), ("pressure", &pressure)],
-                )
+        match model.body_mesh(i) {
+            Some(BodyMesh::Tets { vertices, tets, extent, modulus }) => {
+                let verts: Vec<_> = vertices.iter().map(|v| pose * v).collect();
+                let pressure: Vec<f64> = extent.iter().map(|e| e * modulus).collect();
+                app::write_tet_mesh_vtk(&file, &verts, tets, &[("extent", extent), ("pressure", &pressure)])
             }
-            PfGeometry::RigidMesh(r) => {
-                let verts: Vec<_> = r.mesh.vertices.iter().map(|v| state.pose * v).collect();
-                app::write_surface_vtk(&file, &verts, &r.mesh.triangles)
+            Some(BodyMesh::Triangles { vertices, triangles }) => {
+                let verts: Vec<_> = vertices.iter().map(|v| pose * v).collect();
+                app::write_surface_vtk(&file, &verts, triangles)
             }
-            _ => continue,
+            None => continue,
         }
         .with_context(|| format!("writing {}", file.display()))?;
     }

@@ -3,7 +3,7 @@
 //! `pressure`, in the body's scene pose.
 
 use crate::app;
-use crate::commands::world::contact_properties;
+use crate::contact::pressure_field::contact_properties;
 use crate::contact::pressure_field::{PfBody, PfGeometry};
 use crate::scene::Scene;
 use anyhow::{Context, Result, bail};

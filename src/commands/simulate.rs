@@ -1,14 +1,13 @@
 //! `contactlab simulate SCENE.toml --out DIR [--vtk] [--png]`: integrate a scene and write its
 //! trajectory, energies and contacts.
 
-use super::sim_world::build_world;
 use crate::app::{self, BodyFrame, ContactFrame, EnergyRow, MeshCells, Progress, SimWriter, VtkSeries};
-use crate::contact::pressure_field::{self, BodyState, PfGeometry};
-use crate::dynamics::DynamicsError;
+use crate::contact::model::BodyMesh;
 use crate::dynamics::ode::Tolerances;
-use crate::dynamics::simulate::{self, Flow, Integrator, RunStats};
+use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample};
 use crate::dynamics::world::World;
-use crate::scene::Scene;
+use crate::dynamics::{DynamicsError, build_world};
+use crate::scene::{ModelKind, Scene};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -45,8 +44,13 @@ impl Summary {
     /// The one-line summary the command prints.
     pub fn line(&self) -> String {
         let (rtf, rtf_integration) = self.real_time_factors();
+        let unconverged = if self.stats.unconverged > 0 {
+            format!(", {} steps short of Newton's tolerance", self.stats.unconverged)
+        } else {
+            String::new()
+        };
         format!(
-            "simulated {:.4} s with {}: {} steps ({} rejected, {} force evaluations), wall {:.3} s, real-time factor {:.2} ({:.2} without outputs)",
+            "simulated {:.4} s with {}: {} steps ({} rejected, {} force evaluations{unconverged}), wall {:.3} s, real-time factor {:.2} ({:.2} without outputs), largest energy excess {:.3e} J",
             self.stats.t_end,
             self.integrator,
             self.stats.steps,
@@ -54,35 +58,49 @@ impl Summary {
             self.stats.evaluations,
             self.wall.as_secs_f64(),
             rtf,
-            rtf_integration
+            rtf_integration,
+            self.stats.max_energy_excess
         )
     }
 }
 
 /// The names of the integrators, for messages.
-pub const INTEGRATORS: [&str; 3] = ["semi_implicit_euler", "dopri5", "radau5"];
+pub const INTEGRATORS: [&str; 4] = ["implicit_euler", "semi_implicit_euler", "dopri5", "radau5"];
+
+/// The integrator a model runs with when the scene names none: the pressure field's contact
+/// stiffness grows with the modulus without bound, so it takes the fixed step that is stable at
+/// any stiffness; Hertz contacts start and end at sharp events, which the adaptive dopri5
+/// locates exactly (docs/simulation.md).
+pub fn default_integrator(model: ModelKind) -> &'static str {
+    match model {
+        ModelKind::Hertz => "dopri5",
+        _ => "implicit_euler",
+    }
+}
 
 /// The integrator and output interval a scene asks for, with the documented defaults.
 pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
     let sim = &scene.sim;
-    let name = sim.integrator.as_deref().unwrap_or("semi_implicit_euler");
+    let name = sim.integrator.as_deref().unwrap_or(default_integrator(scene.model));
     let tolerances = || Tolerances::new(sim.rtol.unwrap_or(1e-6), sim.atol.unwrap_or(1e-8));
-    let integrator = match name {
-        "semi_implicit_euler" => {
-            if sim.rtol.is_some() || sim.atol.is_some() {
-                bail!(
-                    "[sim] rtol/atol are for the adaptive integrators (dopri5, radau5); remove them or pick one of those"
-                );
-            }
-            Integrator::SemiImplicitEuler { dt: sim.dt.unwrap_or(1e-3) }
+    let fixed_step = |name: &str| -> Result<f64> {
+        if sim.rtol.is_some() || sim.atol.is_some() {
+            bail!(
+                "[sim] rtol/atol are for the adaptive integrators (dopri5, radau5), not {name}; remove them or pick one of those"
+            );
         }
+        Ok(sim.dt.unwrap_or(1e-3))
+    };
+    let integrator = match name {
+        "implicit_euler" => Integrator::ImplicitEuler { dt: fixed_step(name)? },
+        "semi_implicit_euler" => Integrator::SemiImplicitEuler { dt: fixed_step(name)? },
         "dopri5" => Integrator::Dopri5 { tolerances: tolerances(), initial_step: sim.dt },
         "radau5" => Integrator::Radau5 { tolerances: tolerances(), initial_step: sim.dt },
         other => bail!("[sim] integrator `{other}` is unknown; use one of: {}", INTEGRATORS.join(", ")),
     };
     let output_dt = match (&integrator, sim.output_dt) {
         (_, Some(o)) => o,
-        (Integrator::SemiImplicitEuler { dt }, None) => dt.max(1e-3),
+        (Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt }, None) => dt.max(1e-3),
         _ => 1e-3,
     }
     .min(sim.duration);
@@ -95,13 +113,6 @@ const MAX_VTK_FRAMES: usize = 200;
 /// Runs the simulation, writing outputs as it goes. On a failure the outputs written so far
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
-    use crate::scene::ModelKind;
-    if !matches!(scene.model, ModelKind::PressureField | ModelKind::Hertz) {
-        bail!(
-            "simulation under model kind `{}` is not implemented yet; use kind = \"pressure_field\" or \"hertz\"",
-            scene.model.key()
-        );
-    }
     let (integrator, output_dt) = integrator(scene)?;
     let world = build_world(scene, args.progress)?;
     let mut writer = SimWriter::create(&args.out)
@@ -113,12 +124,12 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let mut plots = Plots::default();
     let (mut output_wall, mut frame) = (Duration::ZERO, 0usize);
     let start = Instant::now();
-    let result = simulate::run(&world, &integrator, scene.sim.duration, output_dt, |t, y| {
+    let result = simulate::run(&world, &integrator, scene.sim.duration, output_dt, |sample| {
         let begin = Instant::now();
+        let t = sample.t;
         write_outputs(
             &world,
-            t,
-            y,
+            sample,
             &mut writer,
             series.as_mut().filter(|_| frame % vtk_every == 0),
             &mut plots,
@@ -136,16 +147,13 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         plots.write(&args.out)?;
     }
     let name = match &integrator {
+        Integrator::ImplicitEuler { .. } => "implicit_euler",
         Integrator::SemiImplicitEuler { .. } => "semi_implicit_euler",
         Integrator::Dopri5 { .. } => "dopri5",
         Integrator::Radau5 { .. } => "radau5",
     };
-    if let Some(hertz) = &world.hertz {
-        let c = hertz.stats.counts();
-        eprintln!(
-            "contactlab: narrow phase: {} queries, {} flagged best estimates, {} failed",
-            c.queries, c.best_estimates, c.errors
-        );
+    if let Some((counters, _)) = world.model.counters() {
+        eprintln!("contactlab: {counters}");
     }
     let stats = result
         .with_context(|| format!("simulation stopped (outputs up to then are in {})", args.out.display()))?;
@@ -155,18 +163,16 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
 /// Writes one output row per body, the energies and every touching pair.
 fn write_outputs(
     world: &World,
-    t: f64,
-    y: &[f64],
+    sample: &Sample,
     writer: &mut SimWriter,
     series: Option<&mut VtkSeries>,
     plots: &mut Plots,
 ) -> Result<()> {
-    let poses = world.poses(t, y);
+    let (t, contacts, energies) = (sample.t, sample.contacts, sample.energies);
+    let poses = world.poses(t, sample.y);
     for (body, (pose, twist)) in world.bodies.iter().zip(&poses) {
         writer.body(t, &body.name, pose, twist)?;
     }
-    let contacts = world.contacts(t, y)?;
-    let energies = world.energies_with(t, y, &contacts)?;
     writer.energy(
         t,
         &EnergyRow {
@@ -178,42 +184,44 @@ fn write_outputs(
         },
     )?;
     plots.energy.push((t, energies));
-    for c in &contacts {
+    for c in contacts {
         let (a, b) = (&world.bodies[c.a].name, &world.bodies[c.b].name);
-        writer.contact(t, a, b, &c.result.wrench, Some(c.result.area))?;
-        plots.force(format!("{a}–{b}"), t, c.result.wrench.force.norm());
+        writer.contact(t, a, b, &c.wrench, Some(c.area.unwrap_or(0.0)))?;
+        plots.force(format!("{a}–{b}"), t, c.wrench.force.norm());
     }
     if let Some(series) = series {
-        let state = |i: usize| BodyState { body: &world.contact[i], pose: poses[i].0, twist: poses[i].1 };
-        let mut vertices = Vec::with_capacity(world.bodies.len());
-        for (i, body) in world.contact.iter().enumerate() {
-            let pose = &poses[i].0;
-            vertices.push(match &body.geometry {
-                PfGeometry::CompliantMesh(m) => m.mesh.vertices.iter().map(|v| pose * v).collect(),
-                PfGeometry::RigidMesh(r) => r.mesh.vertices.iter().map(|v| pose * v).collect(),
-                _ => Vec::new(),
-            });
-        }
-        let bodies: Vec<BodyFrame> = world
-            .contact
+        let meshes: Vec<Option<BodyMesh>> =
+            (0..world.bodies.len()).map(|i| world.model.body_mesh(i)).collect();
+        let vertices: Vec<Vec<_>> = meshes
+            .iter()
+            .zip(&poses)
+            .map(|(m, (pose, _))| match m {
+                Some(BodyMesh::Tets { vertices, .. } | BodyMesh::Triangles { vertices, .. }) => {
+                    vertices.iter().map(|v| pose * v).collect()
+                }
+                None => Vec::new(),
+            })
+            .collect();
+        let bodies: Vec<BodyFrame> = meshes
             .iter()
             .enumerate()
-            .filter_map(|(i, body)| {
-                let cells = match &body.geometry {
-                    PfGeometry::CompliantMesh(m) => MeshCells::Tets(&m.mesh.tets),
-                    PfGeometry::RigidMesh(r) => MeshCells::Triangles(&r.mesh.triangles),
-                    _ => return None,
+            .filter_map(|(i, m)| {
+                let cells = match m {
+                    Some(BodyMesh::Tets { tets, .. }) => MeshCells::Tets(tets),
+                    Some(BodyMesh::Triangles { triangles, .. }) => MeshCells::Triangles(triangles),
+                    None => return None,
                 };
                 Some(BodyFrame { name: &world.bodies[i].name, vertices: &vertices[i], cells })
             })
             .collect();
-        let surfaces = contacts
+        let mut surfaces = Vec::with_capacity(contacts.len());
+        for c in contacts {
+            if let Some(s) = world.model.surface((c.a, c.b), &poses)? {
+                surfaces.push((c, s));
+            }
+        }
+        let frames: Vec<ContactFrame> = surfaces
             .iter()
-            .map(|c| pressure_field::contact_surface(state(c.a), state(c.b)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let frames: Vec<ContactFrame> = contacts
-            .iter()
-            .zip(&surfaces)
             .map(|(c, s)| ContactFrame { a: &world.bodies[c.a].name, b: &world.bodies[c.b].name, surface: s })
             .collect();
         series.write_frame(t, &bodies, &frames)?;

@@ -1,4 +1,5 @@
 //! Contact models. Each turns geometry + poses (+ velocities) into contact results.
 
 pub mod hertz;
+pub mod model;
 pub mod pressure_field;

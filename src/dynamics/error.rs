@@ -1,4 +1,4 @@
-use crate::contact::pressure_field::PressureFieldError;
+use crate::contact::model::ContactError;
 
 /// Errors of the dynamics layer. Each names the time and the bodies involved.
 #[derive(Debug, thiserror::Error)]
@@ -11,13 +11,18 @@ pub enum DynamicsError {
         "the integrator could not meet its tolerance at t = {t} s (bodies in contact: {bodies}): {reason}"
     )]
     Integrator { t: f64, bodies: String, reason: String },
-    #[error("contact between `{a}` and `{b}`: {source}")]
+    #[error("t = {t} s, contact between `{a}` and `{b}`: {source}")]
     Contact {
+        t: f64,
         a: String,
         b: String,
         #[source]
-        source: PressureFieldError,
+        source: Box<ContactError>,
     },
+    #[error(
+        "the energy balance broke at t = {t} s (bodies in contact: {bodies}): the total energy exceeds its initial value plus the work of applied loads and kinematic bodies by {excess:.3e} J (tolerance {tolerance:.3e} J); {advice}"
+    )]
+    EnergyGrowth { t: f64, bodies: String, excess: f64, tolerance: f64, advice: &'static str },
     #[error("{0}")]
     Setup(String),
 }

@@ -1,11 +1,16 @@
 //! Dynamics: bodies, the world, integrators.
 
 pub mod body;
+mod energy_watch;
 mod error;
-pub mod hertz_contacts;
+mod group_solve;
+pub mod implicit_euler;
 pub mod ode;
 pub mod semi_implicit_euler;
+pub mod setup;
 pub mod simulate;
 pub mod world;
 
+pub use energy_watch::{EnergyWatch, RELATIVE_TOLERANCE as ENERGY_TOLERANCE};
 pub use error::DynamicsError;
+pub use setup::build_world;

@@ -1,14 +1,22 @@
-//! Running a world forward in time with a chosen integrator, reporting states at output times.
+//! Running a world forward in time with a chosen integrator, reporting states at output times
+//! and watching the energy balance, so that a run that goes wrong stops instead of reporting
+//! success (see [`EnergyWatch`]).
 
+use super::energy_watch::EnergyWatch;
 use super::error::DynamicsError;
 use super::ode::{self, AdaptiveOptions, OdeError, OdeSystem, Tolerances};
-use super::semi_implicit_euler;
-use super::world::World;
+use super::world::{Energies, World};
+use super::{implicit_euler, semi_implicit_euler};
+use crate::contact::model::PairContact;
 
 /// The integrators, with their settings.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Integrator {
-    /// Fixed-step semi-implicit Euler with step `dt` (s); dissipation and friction implicit.
+    /// Fixed-step backward Euler for the contact forces (Newton; stiffness and damping
+    /// implicit): stable at any contact stiffness.
+    ImplicitEuler { dt: f64 },
+    /// Fixed-step semi-implicit (symplectic) Euler with step `dt` (s); dissipation and friction
+    /// implicit, elastic contact forces explicit.
     SemiImplicitEuler { dt: f64 },
     /// Adaptive explicit Dormand–Prince 5(4).
     Dopri5 { tolerances: Tolerances, initial_step: Option<f64> },
@@ -69,37 +77,72 @@ pub struct RunStats {
     pub steps: u64,
     /// Steps rejected by error control.
     pub rejected: u64,
-    /// Evaluations of the state derivative.
+    /// Evaluations of the state derivative (of the contacts, for the fixed-step schemes).
     pub evaluations: u64,
+    /// Implicit Euler steps whose Newton iteration did not meet its tolerance.
+    pub unconverged: u64,
     /// Simulated time reached (s).
     pub t_end: f64,
+    /// The largest excess of the total energy over its initial value plus the external work
+    /// seen at output times (J; ≤ 0 when energy only left the system).
+    pub max_energy_excess: f64,
 }
 
-/// Integrates from t = 0 to `duration`, calling `observe(t, y)` at t = 0 and then every
-/// `output_dt` (rounded to a whole number of steps for fixed-step integrators) and at the end.
+/// What the observer sees at an output time: the state, its touching pairs and energies.
+pub struct Sample<'a> {
+    pub t: f64,
+    pub y: &'a [f64],
+    pub contacts: &'a [PairContact],
+    pub energies: Energies,
+    /// Work done on the bodies by applied loads and kinematic bodies since t = 0 (J).
+    pub work: f64,
+}
+
+/// Integrates from t = 0 to `duration`, calling `observe` at t = 0 and then every `output_dt`
+/// (rounded to a whole number of steps for fixed-step integrators) and at the end. Stops with
+/// [`DynamicsError::EnergyGrowth`] when the energy balance is broken (see [`EnergyWatch`]).
 pub fn run(
     world: &World,
     integrator: &Integrator,
     duration: f64,
     output_dt: f64,
-    mut observe: impl FnMut(f64, &[f64]) -> Result<Flow, DynamicsError>,
+    mut observe: impl FnMut(&Sample) -> Result<Flow, DynamicsError>,
 ) -> Result<RunStats, DynamicsError> {
     let mut y = world.initial_state();
-    let mut stats = RunStats::default();
-    if observe(0.0, &y)? == Flow::Stop {
+    let mut stats = RunStats { max_energy_excess: f64::NEG_INFINITY, ..RunStats::default() };
+    let initial = world.energies(0.0, &y)?;
+    let watch = EnergyWatch::new(world, &y, &initial);
+    let mut sample = |t: f64, y: &[f64], stats: &mut RunStats| -> Result<Flow, DynamicsError> {
+        let contacts = world.contacts(t, y)?;
+        let energies = world.energies_with(t, y, &contacts)?;
+        let work = y[world.layout.work()];
+        let excess = watch.check(world, t, y, energies.total, work, integrator)?;
+        stats.max_energy_excess = stats.max_energy_excess.max(excess);
+        observe(&Sample { t, y, contacts: &contacts, energies, work })
+    };
+    if sample(0.0, &y, &mut stats)? == Flow::Stop {
         return Ok(stats);
     }
     match integrator {
-        Integrator::SemiImplicitEuler { dt } => {
+        Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt } => {
             let steps = (duration / dt).round().max(1.0) as u64;
             let every = ((output_dt / dt).round() as u64).max(1);
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
-                semi_implicit_euler::step(world, t, &mut y, *dt)?;
+                if let Integrator::ImplicitEuler { .. } = integrator {
+                    let report = implicit_euler::step(world, t, &mut y, *dt)?;
+                    stats.evaluations += report.evaluations;
+                    stats.unconverged += u64::from(!report.converged);
+                } else {
+                    semi_implicit_euler::step(world, t, &mut y, *dt)?;
+                    stats.evaluations += 1;
+                }
                 stats.steps += 1;
-                stats.evaluations += 1;
                 stats.t_end = k as f64 * dt;
-                if (k % every == 0 || k == steps) && observe(stats.t_end, &y)? == Flow::Stop {
+                // Every step: kinetic + gravity alone must stay within the budget (cheap).
+                let (kinetic, gravity) = world.motion_energies(&y);
+                watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
+                if (k % every == 0 || k == steps) && sample(stats.t_end, &y, &mut stats)? == Flow::Stop {
                     break;
                 }
             }
@@ -113,16 +156,18 @@ pub fn run(
             let options = AdaptiveOptions {
                 initial_step: *initial_step,
                 max_step: Some(output_dt),
-                max_steps: u64::MAX,
-                ..AdaptiveOptions::default()
+                min_step: adaptive_step_floor(output_dt),
+                max_steps: adaptive_step_budget(n),
             };
             let mut system = WorldSystem { world, error: None };
             let mut failure: Option<DynamicsError> = None;
             // The last state shown, to name the bodies in contact if the integrator fails.
             let mut last = (0.0, y.clone());
+            let mut run_stats =
+                RunStats { max_energy_excess: stats.max_energy_excess, ..RunStats::default() };
             let observer = |t: f64, y: &[f64]| {
                 last = (t, y.to_vec());
-                match observe(t, y) {
+                match sample(t, y, &mut run_stats) {
                     Ok(Flow::Continue) => ode::Flow::Continue,
                     Ok(Flow::Stop) => ode::Flow::Stop,
                     Err(e) => {
@@ -146,10 +191,16 @@ pub fn run(
                     if let Some(inner) = system.error.take() {
                         return Err(inner);
                     }
+                    let advice = match e {
+                        OdeError::StepTooSmall { .. } | OdeError::TooManySteps { .. } => {
+                            "; the contact is too stiff for an adaptive step (very light bodies or stiff moduli): use integrator = \"implicit_euler\" (fixed step, stable at any stiffness), or loosen rtol/atol"
+                        }
+                        _ => "",
+                    };
                     return Err(DynamicsError::Integrator {
                         t: error_time(&e),
                         bodies: world.bodies_in_contact(last.0, &last.1),
-                        reason: e.to_string(),
+                        reason: format!("{e}{advice}"),
                     });
                 }
             };
@@ -157,9 +208,21 @@ pub fn run(
             stats.rejected = outcome.stats.rejected;
             stats.evaluations = outcome.stats.evaluations;
             stats.t_end = outcome.t;
+            stats.max_energy_excess = run_stats.max_energy_excess;
         }
     }
     Ok(stats)
+}
+
+/// The smallest adaptive step: a billionth of the output interval. Contacts that need smaller
+/// steps are stiff enough to hang a run; the error that follows says what to do.
+pub fn adaptive_step_floor(output_dt: f64) -> f64 {
+    1e-9 * output_dt
+}
+
+/// The most adaptive steps (accepted and rejected) in a run of `outputs` output intervals.
+pub fn adaptive_step_budget(outputs: usize) -> u64 {
+    2_000_000 + 2_000 * outputs as u64
 }
 
 /// The time an integrator error happened, where it says.

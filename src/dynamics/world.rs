@@ -3,13 +3,12 @@
 //!
 //! State vector: for each free body (in body order) 13 numbers — centre of mass position (3),
 //! orientation quaternion w, x, y, z (4), centre of mass velocity (3), angular velocity in the
-//! world frame (3) — then one number: the energy dissipated so far by contact (J).
+//! world frame (3) — then two numbers: the energy dissipated so far by contact (J), and the work
+//! done on the bodies so far by applied loads and kinematic bodies (J), for the energy balance.
 
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
-use super::hertz_contacts::HertzContacts;
-use crate::contact::hertz::pair::HertzContact;
-use crate::contact::pressure_field::{self, BodyState, PairWrench, PfBody, QueryOptions, VelocityJacobian};
+use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
 
@@ -26,42 +25,25 @@ pub struct StateLayout {
 impl StateLayout {
     /// Index of the dissipated-energy entry.
     pub fn dissipated(&self) -> usize {
+        self.dim - 2
+    }
+
+    /// Index of the external-work entry (applied loads and kinematic bodies).
+    pub fn work(&self) -> usize {
         self.dim - 1
     }
 }
 
-/// One pair's contact result at a state.
-#[derive(Clone, Copy, Debug)]
-pub struct PairContact {
-    pub a: usize,
-    pub b: usize,
-    pub result: PairWrench,
-    /// The elastic energy when the model gives it with the wrench (Hertz); else computed on
-    /// demand from the pressure fields.
-    pub energy: Option<f64>,
-}
-
-/// The bodies, their contact geometry (pressure field model) and the loads.
+/// The bodies, the contact model and the loads.
 pub struct World {
     pub bodies: Vec<RigidBody>,
-    /// The pressure field bodies (one per body), unless the Hertz model is in use.
-    pub contact: Vec<PfBody>,
-    /// The Hertz point-contact model, when the scene uses it (then `contact` is empty).
-    pub hertz: Option<HertzContacts>,
+    pub model: ContactModel,
     pub gravity: Vector3,
-    pub options: QueryOptions,
     pub layout: StateLayout,
-    /// Pairs that can touch: not both immobile, not both rigid.
-    pairs: Vec<(usize, usize)>,
 }
 
 impl World {
-    pub fn new(
-        bodies: Vec<RigidBody>,
-        contact: Vec<PfBody>,
-        gravity: Vector3,
-        options: QueryOptions,
-    ) -> World {
+    pub fn new(bodies: Vec<RigidBody>, model: ContactModel, gravity: Vector3) -> World {
         let mut offset = Vec::with_capacity(bodies.len());
         let mut dim = 0;
         for b in &bodies {
@@ -72,31 +54,8 @@ impl World {
                 offset.push(None);
             }
         }
-        let layout = StateLayout { offset, dim: dim + 1 };
-        let mut pairs = Vec::new();
-        for a in 0..bodies.len() {
-            for b in a + 1..bodies.len() {
-                let immobile = |i: usize| matches!(bodies[i].motion, Motion::Fixed);
-                let rigid = |i: usize| contact.get(i).is_none_or(|c| !c.is_compliant());
-                if (immobile(a) && immobile(b)) || (rigid(a) && rigid(b)) {
-                    continue;
-                }
-                pairs.push((a, b));
-            }
-        }
-        World { bodies, contact, hertz: None, gravity, options, layout, pairs }
-    }
-
-    /// A world whose contacts follow the Hertz point-contact model.
-    pub fn with_hertz(bodies: Vec<RigidBody>, hertz: HertzContacts, gravity: Vector3) -> World {
-        let n = bodies.len();
-        let mut world = World::new(bodies, Vec::new(), gravity, QueryOptions::default());
-        world.pairs = (0..n)
-            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-            .filter(|&(a, b)| hertz.law(a, b).is_some())
-            .collect();
-        world.hertz = Some(hertz);
-        world
+        let layout = StateLayout { offset, dim: dim + 2 };
+        World { bodies, model, gravity, layout }
     }
 
     /// The initial state.
@@ -145,61 +104,55 @@ impl World {
 
     /// The contact of every touching pair, in pair order.
     pub fn contacts(&self, t: f64, y: &[f64]) -> Result<Vec<PairContact>, DynamicsError> {
-        Ok(self.loads(t, y, false)?.contacts)
+        Ok(self.loads(t, y, Derivatives::None)?.contacts)
     }
 
     /// The loads on every body at a state: generalized forces (force, torque about the centre
-    /// of mass; world frame) and the rate of dissipation; with `jacobian`, also each contact
-    /// pair's derivative of the generalized forces with respect to the bodies' velocities.
-    pub fn loads(&self, t: f64, y: &[f64], jacobian: bool) -> Result<Loads, DynamicsError> {
+    /// of mass; world frame) and the rate of dissipation; with `derivatives`, also each contact
+    /// pair's derivatives of the generalized forces (about the centres of mass).
+    pub fn loads(&self, t: f64, y: &[f64], derivatives: Derivatives) -> Result<Loads, DynamicsError> {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
         }
         let poses = self.poses(t, y);
         let coms: Vec<Point3> = self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
-        let active = self.active_pairs(&poses);
-        let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
-        let contact_error = |a: usize, b: usize| {
-            move |source| DynamicsError::Contact {
-                a: self.bodies[a].name.clone(),
-                b: self.bodies[b].name.clone(),
-                source,
-            }
-        };
-        let eval =
-            |&(a, b): &(usize, usize)| -> Result<(PairContact, Option<VelocityJacobian>), DynamicsError> {
-                if jacobian {
-                    let (result, j) = pressure_field::evaluate_pair_with_jacobian(
-                        state(a),
-                        state(b),
-                        &coms[a],
-                        &coms[b],
-                        &self.options,
-                    )
-                    .map_err(contact_error(a, b))?;
-                    Ok((PairContact { a, b, result, energy: None }, Some(j)))
-                } else {
-                    let result = pressure_field::evaluate_pair(state(a), state(b), &self.options)
-                        .map_err(contact_error(a, b))?;
-                    Ok((PairContact { a, b, result, energy: None }, None))
+        let active = self.model.candidate_pairs(&poses);
+        let eval = |&(a, b): &(usize, usize)| {
+            self.model.evaluate((a, b), &poses, (&coms[a], &coms[b]), derivatives).map_err(|source| {
+                DynamicsError::Contact {
+                    t,
+                    a: self.bodies[a].name.clone(),
+                    b: self.bodies[b].name.clone(),
+                    source: Box::new(source),
                 }
-            };
-        if let Some(hertz) = &self.hertz {
-            return self.hertz_loads(hertz, &poses, &coms, &active, t);
-        }
+            })
+        };
         let results: Vec<_> = if active.len() > 1 {
             active.par_iter().map(eval).collect()
         } else {
             active.iter().map(eval).collect()
         };
         let mut loads = self.applied_loads();
-        for r in results {
-            let (c, j) = r?;
-            if c.result.faces == 0 {
-                continue;
+        for (i, b) in self.bodies.iter().enumerate() {
+            if let Some(o) = self.layout.offset[i] {
+                let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
+                let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+                loads.external_power += b.force.dot(&v) + b.torque.dot(&w);
             }
-            if let Some(j) = j {
-                loads.jacobians.push((c.a, c.b, j));
+        }
+        for r in results {
+            let Some((c, d)) = r? else { continue };
+            if let Some(d) = d {
+                loads.derivatives.push((c.a, c.b, d));
+            }
+            // A kinematic body does work on the others at minus the power of the wrench on it.
+            for (body, sign) in [(c.a, 1.0), (c.b, -1.0)] {
+                if matches!(self.bodies[body].motion, Motion::Kinematic(_)) {
+                    let (pose, twist) = &poses[body];
+                    let origin_velocity = twist.linear - twist.angular.cross(&pose.translation.vector);
+                    let power = c.wrench.force.dot(&origin_velocity) + c.wrench.torque.dot(&twist.angular);
+                    loads.external_power -= sign * power;
+                }
             }
             loads.add_contact(c, &coms);
         }
@@ -212,35 +165,10 @@ impl World {
             force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
             torque: self.bodies.iter().map(|b| b.torque).collect(),
             dissipation: 0.0,
+            external_power: 0.0,
             contacts: Vec::new(),
-            jacobians: Vec::new(),
+            derivatives: Vec::new(),
         }
-    }
-
-    /// [`World::loads`] under the Hertz model (explicit: no velocity Jacobians).
-    fn hertz_loads(
-        &self,
-        hertz: &HertzContacts,
-        poses: &[(Isometry3, Twist)],
-        coms: &[Point3],
-        active: &[(usize, usize)],
-        t: f64,
-    ) -> Result<Loads, DynamicsError> {
-        let mut loads = self.applied_loads();
-        for &(a, b) in active {
-            let Some(contact) = hertz.contact(a, b, poses) else { continue };
-            let contact = contact.map_err(|e| {
-                DynamicsError::Setup(format!(
-                    "t = {t} s, contact between `{}` and `{}`: {e}",
-                    self.bodies[a].name, self.bodies[b].name
-                ))
-            })?;
-            let Some(c) = contact else { continue };
-            let result =
-                PairWrench { wrench: c.wrench, area: 0.0, faces: 1, dissipation_power: c.dissipation_power };
-            loads.add_contact(PairContact { a, b, result, energy: Some(c.energy) }, coms);
-        }
-        Ok(loads)
     }
 
     /// The earliest time in (t0, t1) where a Hertz contact starts or ends — where a pair's
@@ -254,23 +182,15 @@ impl World {
         y1: &[f64],
         interp: &dyn Fn(f64, &mut [f64]),
     ) -> Option<f64> {
-        let hertz = self.hertz.as_ref()?;
+        if !self.model.has_events() {
+            return None;
+        }
         let gap = |t: f64, y: &[f64], a: usize, b: usize| -> Option<f64> {
-            let poses = (self.pose_of(a, t, y), self.pose_of(b, t, y));
-            let tol = crate::contact::hertz::MprTolerances::default();
-            crate::contact::hertz::signed_distance(
-                &hertz.bodies[a].shape,
-                &poses.0,
-                &hertz.bodies[b].shape,
-                &poses.1,
-                &tol,
-            )
-            .ok()
-            .map(|c| c.distance)
+            self.model.gap((a, b), (&self.pose_of(a, t, y), &self.pose_of(b, t, y)))
         };
         let (p0, p1) = (self.poses(t0, y0), self.poses(t1, y1));
-        let mut pairs = self.active_pairs(&p0);
-        pairs.extend(self.active_pairs(&p1));
+        let mut pairs = self.model.candidate_pairs(&p0);
+        pairs.extend(self.model.candidate_pairs(&p1));
         pairs.sort_unstable();
         pairs.dedup();
         let mut earliest: Option<f64> = None;
@@ -321,25 +241,15 @@ impl World {
         }
     }
 
-    /// After an accepted step: updates the contact memory of the Hertz model (which contacts
-    /// are active, each with its damping fixed at impact).
+    /// After an accepted step: updates the contact model's memory (Hertz: which contacts are
+    /// active, each with its damping fixed at impact).
     pub fn accept_step(&self, t: f64, y: &[f64]) {
-        let Some(hertz) = &self.hertz else { return };
-        let poses = self.poses(t, y);
-        let contacts: Vec<(usize, usize, HertzContact)> = self
-            .active_pairs(&poses)
-            .into_iter()
-            .filter_map(|(a, b)| {
-                let c = hertz.contact(a, b, &poses)?.ok()??;
-                Some((a, b, c))
-            })
-            .collect();
-        hertz.update(&contacts);
+        self.model.accept_step(&self.poses(t, y));
     }
 
     /// y' = f(t, y).
     pub fn derivative(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
-        let loads = self.loads(t, y, false)?;
+        let loads = self.loads(t, y, Derivatives::None)?;
         for (i, b) in self.bodies.iter().enumerate() {
             let Some(o) = self.layout.offset[i] else { continue };
             let q = Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
@@ -355,6 +265,7 @@ impl World {
             dy[o + 10..o + 13].copy_from_slice(alpha.as_slice());
         }
         dy[self.layout.dissipated()] = loads.dissipation;
+        dy[self.layout.work()] = loads.external_power;
         Ok(())
     }
 
@@ -364,30 +275,6 @@ impl World {
         let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
         let r = q.to_rotation_matrix();
         r.matrix() * self.bodies[i].inertia * r.matrix().transpose()
-    }
-
-    /// The candidate pairs whose world bounds overlap.
-    fn active_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        if let Some(h) = &self.hertz {
-            // Sweep and prune: better than all pairs when there are many bodies.
-            let boxes: Vec<_> = h.bodies.iter().zip(poses).map(|(b, (p, _))| b.shape.aabb(p)).collect();
-            let mut pairs: Vec<(usize, usize)> = crate::contact::hertz::broad_phase(&boxes)
-                .into_iter()
-                .map(|(a, b)| (a.min(b), a.max(b)))
-                .filter(|&(a, b)| h.law(a, b).is_some())
-                .collect();
-            pairs.sort_unstable();
-            return pairs;
-        }
-        let bounds: Vec<_> = self.contact.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
-        self.pairs
-            .iter()
-            .copied()
-            .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
-                (Some((la, ha)), Some((lb, hb))) => (0..3).all(|k| la[k] <= hb[k] && lb[k] <= ha[k]),
-                _ => true,
-            })
-            .collect()
     }
 
     /// Renormalises the quaternions of a state.
@@ -428,25 +315,13 @@ impl World {
         contacts: &[PairContact],
     ) -> Result<Energies, DynamicsError> {
         let poses = self.poses(t, y);
-        let (mut kinetic, mut gravity) = (0.0, 0.0);
-        for (i, b) in self.bodies.iter().enumerate() {
-            let Some(o) = self.layout.offset[i] else { continue };
-            let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
-            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
-            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-            let inertia = self.world_inertia(i, y);
-            kinetic += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(inertia * w));
-            gravity -= b.mass * self.gravity.dot(&com);
-        }
-        let state = |i: usize| BodyState { body: &self.contact[i], pose: poses[i].0, twist: poses[i].1 };
+        let (kinetic, gravity) = self.motion_energies(y);
         let energy = |c: &PairContact| {
-            if let Some(e) = c.energy {
-                return Ok(e);
-            }
-            pressure_field::pair_energy(state(c.a), state(c.b)).map_err(|source| DynamicsError::Contact {
+            self.model.energy(c, &poses).map_err(|source| DynamicsError::Contact {
+                t,
                 a: self.bodies[c.a].name.clone(),
                 b: self.bodies[c.b].name.clone(),
-                source,
+                source: Box::new(source),
             })
         };
         let parts: Vec<Result<f64, DynamicsError>> = if contacts.len() > 1 {
@@ -466,6 +341,21 @@ impl World {
             dissipated,
             total: kinetic + gravity + elastic + dissipated,
         })
+    }
+
+    /// The kinetic and gravitational energy of the free bodies at a state (J): cheap, no contact.
+    pub fn motion_energies(&self, y: &[f64]) -> (f64, f64) {
+        let (mut kinetic, mut gravity) = (0.0, 0.0);
+        for (i, b) in self.bodies.iter().enumerate() {
+            let Some(o) = self.layout.offset[i] else { continue };
+            let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
+            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
+            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            let inertia = self.world_inertia(i, y);
+            kinetic += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(inertia * w));
+            gravity -= b.mass * self.gravity.dot(&com);
+        }
+        (kinetic, gravity)
     }
 
     /// Names of the bodies in contact at a state, for messages.
@@ -494,22 +384,24 @@ pub struct Loads {
     pub torque: Vec<Vector3>,
     /// Rate at which contact dissipates energy (W, ≥ 0).
     pub dissipation: f64,
+    /// Power of the applied loads and kinematic bodies on the free bodies (W).
+    pub external_power: f64,
     /// The touching pairs.
     pub contacts: Vec<PairContact>,
-    /// (a, b, ∂Q/∂V) of each touching pair, when asked for.
-    pub jacobians: Vec<(usize, usize, VelocityJacobian)>,
+    /// (a, b, derivatives) of each touching pair, when asked for.
+    pub derivatives: Vec<(usize, usize, PairDerivatives)>,
 }
 
 impl Loads {
     /// Adds a touching pair's wrench (on `a`, torque about the world origin; `b` gets the
     /// opposite) with torques moved to the centres of mass `coms`.
     fn add_contact(&mut self, c: PairContact, coms: &[Point3]) {
-        let w = c.result.wrench;
+        let w = c.wrench;
         self.force[c.a] += w.force;
         self.torque[c.a] += w.torque_about(&coms[c.a]);
         self.force[c.b] -= w.force;
         self.torque[c.b] -= w.torque_about(&coms[c.b]);
-        self.dissipation -= c.result.dissipation_power;
+        self.dissipation -= c.dissipation_power;
         self.contacts.push(c);
     }
 }

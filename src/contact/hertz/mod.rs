@@ -3,6 +3,7 @@
 pub mod broad_phase;
 pub mod collision_error;
 pub mod contact_geometry;
+pub mod contacts;
 pub mod convex_shape;
 mod epa;
 pub mod force_law;
@@ -11,9 +12,11 @@ pub mod material;
 mod minkowski;
 pub mod mpr;
 pub mod pair;
+pub mod setup;
 
 pub use broad_phase::broad_phase;
 pub use collision_error::{Body, HertzGeometryError, MprError};
+pub use contacts::HertzModel;
 pub use convex_shape::ConvexShape;
 pub use mpr::{
     Contact, EstimateReason, MprCounts, MprStats, MprTolerances, Quality, signed_distance,

@@ -10,12 +10,14 @@ mod chunked;
 mod energy;
 mod error;
 mod pair;
+mod setup;
 mod surface;
 mod traction;
 
 pub use body::{Compliance, CompliantMesh, ContactProperties, PfBody, PfGeometry, RigidMesh};
 pub use error::PressureFieldError;
 pub use pair::BodyState;
+pub use setup::{BodyBuildError, PressureFieldModel, contact_properties};
 pub use surface::{ContactPolygon, ContactSurface};
 
 use crate::math::{Point3, Vector3, Wrench};

@@ -1,10 +1,10 @@
 //! A scene's bodies made ready for the Hertz model: narrow-phase shapes, materials from the
 //! palette (or custom), and the force law of every pair that can touch.
 
-use crate::contact::hertz::force_law::ContactLaw;
-use crate::contact::hertz::material::{Material, PairMaterial, Palette};
-use crate::contact::hertz::pair::HertzBody;
-use crate::dynamics::hertz_contacts::HertzContacts;
+use super::contacts::HertzModel;
+use super::force_law::ContactLaw;
+use super::material::{Material, PairMaterial, Palette};
+use super::pair::HertzBody;
 use crate::scene::{BodySpec, Scene};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -33,7 +33,7 @@ fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
 
 /// The Hertz model of a scene: every body's shape and material, and a law for every pair
 /// that is not two fixed bodies.
-pub fn hertz_contacts(scene: &Scene) -> Result<HertzContacts> {
+pub fn hertz_model(scene: &Scene) -> Result<HertzModel> {
     let mut palette = Palette::builtin();
     let mut bodies = Vec::new();
     let mut materials = Vec::new();
@@ -73,5 +73,5 @@ pub fn hertz_contacts(scene: &Scene) -> Result<HertzContacts> {
             laws.insert((a, b), law);
         }
     }
-    Ok(HertzContacts::new(bodies, laws))
+    Ok(HertzModel::new(bodies, laws))
 }

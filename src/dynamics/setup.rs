@@ -1,9 +1,8 @@
-//! A scene turned into a dynamics world: mass properties, motions and contact geometry.
+//! A scene turned into a dynamics world: mass properties, motions and the contact model.
 
-use super::world::ContactWorld;
-use crate::contact::pressure_field::QueryOptions;
-use crate::dynamics::body::{KinematicMotion, Motion, RigidBody};
-use crate::dynamics::world::World;
+use super::body::{KinematicMotion, Motion, RigidBody};
+use super::world::World;
+use crate::contact::model::ContactModel;
 use crate::geometry::Shape;
 use crate::geometry::mass_properties::MassProperties;
 use crate::math::{Matrix3, Point3};
@@ -59,11 +58,6 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
 /// The world of a scene (meshing every body; progress on stderr when `progress` is set).
 pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
     let bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
-    if scene.model == crate::scene::ModelKind::Hertz {
-        let hertz = super::hertz_setup::hertz_contacts(scene)?;
-        return Ok(World::with_hertz(bodies, hertz, scene.sim.gravity));
-    }
-    let contact = ContactWorld::build(scene, progress)?;
-    let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
-    Ok(World::new(bodies, contact.bodies, scene.sim.gravity, options))
+    let model = ContactModel::from_scene(scene, progress)?;
+    Ok(World::new(bodies, model, scene.sim.gravity))
 }

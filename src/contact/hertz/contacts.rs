@@ -1,17 +1,17 @@
-//! The Hertz point-contact model in the world: per-pair force laws and the contact memory the
-//! model needs (the damping coefficient is fixed from the impact speed when a contact starts,
-//! and kept for that contact's life).
+//! The Hertz point-contact model of a world: per-pair force laws, the broad phase, and the
+//! contact memory the model needs (the damping coefficient is fixed from the impact speed when a
+//! contact starts, and kept for that contact's life).
 
-use crate::contact::hertz::MprStats;
-use crate::contact::hertz::force_law::ContactLaw;
-use crate::contact::hertz::pair::{HertzBody, HertzContact, HertzPairError, hertz_pair};
+use super::force_law::ContactLaw;
+use super::pair::{HertzBody, HertzContact, HertzPairError, hertz_pair};
+use super::{MprStats, MprTolerances, broad_phase, signed_distance};
 use crate::math::{Isometry3, Twist};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// Hertz bodies, the laws of the pairs that can touch, and the active contacts' damping.
 #[derive(Debug)]
-pub struct HertzContacts {
+pub struct HertzModel {
     pub bodies: Vec<HertzBody>,
     laws: BTreeMap<(usize, usize), ContactLaw>,
     /// d (s/m) of each active contact, keyed by (a, b) with a < b.
@@ -20,7 +20,7 @@ pub struct HertzContacts {
     pub stats: MprStats,
 }
 
-impl HertzContacts {
+impl HertzModel {
     pub fn new(bodies: Vec<HertzBody>, laws: BTreeMap<(usize, usize), ContactLaw>) -> Self {
         Self { bodies, laws, damping: Mutex::new(BTreeMap::new()), stats: MprStats::default() }
     }
@@ -51,6 +51,40 @@ impl HertzContacts {
             self.damping(a, b),
             &self.stats,
         ))
+    }
+
+    /// The pairs with a law whose bounding boxes overlap at `poses` (sweep and prune), sorted.
+    pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+        let boxes: Vec<_> = self.bodies.iter().zip(poses).map(|(b, (p, _))| b.shape.aabb(p)).collect();
+        let mut pairs: Vec<(usize, usize)> = broad_phase(&boxes)
+            .into_iter()
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .filter(|&(a, b)| self.law(a, b).is_some())
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    /// The signed distance of pair (a, b) at `poses` (negative when penetrating), if the narrow
+    /// phase answers.
+    pub fn gap(&self, a: usize, b: usize, poses: (&Isometry3, &Isometry3)) -> Option<f64> {
+        let tol = MprTolerances::default();
+        signed_distance(&self.bodies[a].shape, poses.0, &self.bodies[b].shape, poses.1, &tol)
+            .ok()
+            .map(|c| c.distance)
+    }
+
+    /// After an accepted step at `poses`: updates the contact memory from the contacts there.
+    pub fn accept_step(&self, poses: &[(Isometry3, Twist)]) {
+        let contacts: Vec<(usize, usize, HertzContact)> = self
+            .candidate_pairs(poses)
+            .into_iter()
+            .filter_map(|(a, b)| {
+                let c = self.contact(a, b, poses)?.ok()??;
+                Some((a, b, c))
+            })
+            .collect();
+        self.update(&contacts);
     }
 
     /// After an accepted step: contacts that started take d from their penetration rate now

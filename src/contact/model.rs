@@ -1,0 +1,251 @@
+//! The contact model a world runs under: one value, built from a scene in one place
+//! ([`ContactModel::from_scene`]), that the world and the commands ask for contacts without
+//! branching on which model it is. A new model is a folder under `contact/` and one arm in
+//! each `match` of this file.
+
+use super::hertz::HertzModel;
+use super::hertz::pair::HertzPairError;
+use super::pressure_field::{
+    BodyBuildError, ContactSurface, PfGeometry, PressureFieldError, PressureFieldModel,
+};
+use crate::math::{Isometry3, Point3, Twist, Wrench};
+use crate::scene::{ModelKind, Scene};
+use nalgebra::SMatrix;
+
+/// Derivative of a pair's generalized forces — (force on a, torque on a about its reference
+/// point, the same for b), world frame — with respect to the bodies' generalized velocities or
+/// poses (order a then b; linear then angular).
+pub type PairMatrix = SMatrix<f64, 12, 12>;
+
+/// Which derivatives a pair evaluation should also return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Derivatives {
+    None,
+    /// ∂Q/∂V (dissipation and friction), for implicit velocity updates.
+    Velocity,
+    /// ∂Q/∂V and ∂Q/∂X (the contact stiffness), for stiff-stable steps.
+    VelocityAndPose,
+}
+
+/// How a model advances the bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stepping {
+    /// "state → wrenches (+ energy)": the world's integrators move the bodies.
+    Force,
+}
+
+/// One touching pair's result: the wrench on `a` (world frame, torque about the world origin;
+/// `b` gets the opposite).
+#[derive(Clone, Copy, Debug)]
+pub struct PairContact {
+    pub a: usize,
+    pub b: usize,
+    pub wrench: Wrench,
+    /// Contact area (m²), where the model has one.
+    pub area: Option<f64>,
+    /// Number of contact polygons, where the model has them.
+    pub faces: Option<usize>,
+    /// Power of the dissipative forces on the relative motion (W, ≤ 0).
+    pub dissipation_power: f64,
+    /// The elastic energy when the model gives it with the wrench; else [`ContactModel::energy`].
+    pub energy: Option<f64>,
+}
+
+/// The derivatives of a pair's generalized forces (see [`PairMatrix`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PairDerivatives {
+    pub velocity: PairMatrix,
+    /// The contact stiffness ∂Q/∂X, when asked for and the model has it.
+    pub pose: Option<PairMatrix>,
+}
+
+/// A contact query failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ContactError {
+    #[error(transparent)]
+    PressureField(#[from] PressureFieldError),
+    #[error(transparent)]
+    Hertz(#[from] HertzPairError),
+}
+
+/// A scene's contact model could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelSetupError {
+    #[error(transparent)]
+    PressureField(#[from] BodyBuildError),
+    #[error("{0:#}")]
+    Hertz(anyhow::Error),
+    #[error(
+        "model kind `{0}` is not implemented yet; use kind = \"pressure_field\" or \"hertz\" (docs/scene.md)"
+    )]
+    NotImplemented(ModelKind),
+}
+
+/// A body's mesh as a model holds it, for drawing.
+pub enum BodyMesh<'a> {
+    /// A compliant tet mesh (body frame) with its extent ε and hydroelastic modulus.
+    Tets { vertices: &'a [Point3], tets: &'a [[u32; 4]], extent: &'a [f64], modulus: f64 },
+    /// A rigid surface mesh (body frame).
+    Triangles { vertices: &'a [Point3], triangles: &'a [[u32; 3]] },
+}
+
+/// The contact models that run.
+pub enum ContactModel {
+    PressureField(PressureFieldModel),
+    Hertz(HertzModel),
+}
+
+impl ContactModel {
+    /// The model a scene asks for, with every body's contact geometry built (meshing progress on
+    /// stderr when `progress` is set).
+    pub fn from_scene(scene: &Scene, progress: bool) -> Result<ContactModel, ModelSetupError> {
+        match scene.model {
+            ModelKind::PressureField => {
+                Ok(ContactModel::PressureField(PressureFieldModel::from_scene(scene, progress)?))
+            }
+            ModelKind::Hertz => Ok(ContactModel::Hertz(
+                super::hertz::setup::hertz_model(scene).map_err(ModelSetupError::Hertz)?,
+            )),
+            kind @ (ModelKind::Volume6d | ModelKind::Peg) => Err(ModelSetupError::NotImplemented(kind)),
+        }
+    }
+
+    pub fn kind(&self) -> ModelKind {
+        match self {
+            ContactModel::PressureField(_) => ModelKind::PressureField,
+            ContactModel::Hertz(_) => ModelKind::Hertz,
+        }
+    }
+
+    pub fn stepping(&self) -> Stepping {
+        Stepping::Force
+    }
+
+    /// Whether contacts start and end at sharp events worth locating in time (point contact).
+    pub fn has_events(&self) -> bool {
+        matches!(self, ContactModel::Hertz(_))
+    }
+
+    /// The pairs that may touch at `poses` (broad phase), sorted.
+    pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+        match self {
+            ContactModel::PressureField(m) => m.candidate_pairs(poses),
+            ContactModel::Hertz(m) => m.candidate_pairs(poses),
+        }
+    }
+
+    /// The contact of pair (a, b) at `poses`, `None` where it does not touch; with derivatives
+    /// about the reference points `refs` (world frame) when asked for.
+    pub fn evaluate(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+        refs: (&Point3, &Point3),
+        derivatives: Derivatives,
+    ) -> Result<Option<(PairContact, Option<PairDerivatives>)>, ContactError> {
+        match self {
+            ContactModel::PressureField(m) => {
+                let refs = (derivatives != Derivatives::None).then_some(refs);
+                let (r, j) = m.evaluate((a, b), poses, refs)?;
+                if r.faces == 0 {
+                    return Ok(None);
+                }
+                let contact = PairContact {
+                    a,
+                    b,
+                    wrench: r.wrench,
+                    area: Some(r.area),
+                    faces: Some(r.faces),
+                    dissipation_power: r.dissipation_power,
+                    energy: None,
+                };
+                Ok(Some((contact, j.map(|velocity| PairDerivatives { velocity, pose: None }))))
+            }
+            ContactModel::Hertz(m) => {
+                let Some(c) = m.contact(a, b, poses).transpose()?.flatten() else { return Ok(None) };
+                let contact = PairContact {
+                    a,
+                    b,
+                    wrench: c.wrench,
+                    area: None,
+                    faces: None,
+                    dissipation_power: c.dissipation_power,
+                    energy: Some(c.energy),
+                };
+                Ok(Some((contact, None)))
+            }
+        }
+    }
+
+    /// The elastic energy of a touching pair at `poses` (J).
+    pub fn energy(&self, c: &PairContact, poses: &[(Isometry3, Twist)]) -> Result<f64, ContactError> {
+        if let Some(e) = c.energy {
+            return Ok(e);
+        }
+        match self {
+            ContactModel::PressureField(m) => Ok(m.energy((c.a, c.b), poses)?),
+            ContactModel::Hertz(_) => Ok(0.0),
+        }
+    }
+
+    /// The signed distance of pair (a, b), for models with events.
+    pub fn gap(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
+        match self {
+            ContactModel::PressureField(_) => None,
+            ContactModel::Hertz(m) => m.gap(a, b, poses),
+        }
+    }
+
+    /// After an accepted step: updates the model's contact memory, if it has one.
+    pub fn accept_step(&self, poses: &[(Isometry3, Twist)]) {
+        if let ContactModel::Hertz(m) = self {
+            m.accept_step(poses);
+        }
+    }
+
+    /// The contact surface of pair (a, b), for models with one.
+    pub fn surface(
+        &self,
+        pair: (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<Option<ContactSurface>, ContactError> {
+        match self {
+            ContactModel::PressureField(m) => Ok(Some(m.surface(pair, poses)?)),
+            ContactModel::Hertz(_) => Ok(None),
+        }
+    }
+
+    /// Body `i`'s mesh, for models that mesh bodies.
+    pub fn body_mesh(&self, i: usize) -> Option<BodyMesh<'_>> {
+        let ContactModel::PressureField(m) = self else { return None };
+        let body = &m.bodies[i];
+        match &body.geometry {
+            PfGeometry::CompliantMesh(c) => Some(BodyMesh::Tets {
+                vertices: &c.mesh.vertices,
+                tets: &c.mesh.tets,
+                extent: &c.extent,
+                modulus: body.modulus.unwrap_or(0.0),
+            }),
+            PfGeometry::RigidMesh(r) => {
+                Some(BodyMesh::Triangles { vertices: &r.mesh.vertices, triangles: &r.mesh.triangles })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the model has contact surfaces to draw.
+    pub fn has_surfaces(&self) -> bool {
+        matches!(self, ContactModel::PressureField(_))
+    }
+
+    /// A line about the model's own counters (narrow phase), and whether it reports trouble.
+    pub fn counters(&self) -> Option<(String, bool)> {
+        let ContactModel::Hertz(m) = self else { return None };
+        let c = m.stats.counts();
+        let line = format!(
+            "narrow phase: {} queries, {} flagged best estimates, {} failed",
+            c.queries, c.best_estimates, c.errors
+        );
+        Some((line, c.best_estimates + c.errors > 0))
+    }
+}

@@ -1,0 +1,127 @@
+//! The pressure field model of a scene: every body meshed with its field, the query options and
+//! the pairs that can touch.
+
+use super::{
+    self as pf, BodyState, Compliance, ContactProperties, PfBody, PressureFieldError, QueryOptions,
+    VelocityJacobian,
+};
+use crate::math::{Isometry3, Point3, Twist};
+use crate::scene::{self, BodySpec, Scene};
+
+/// A body failed to build: which one, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("body `{name}`: {source}")]
+pub struct BodyBuildError {
+    pub name: String,
+    #[source]
+    pub source: PressureFieldError,
+}
+
+/// The pressure field bodies of a scene and the pairs that can touch.
+pub struct PressureFieldModel {
+    pub bodies: Vec<PfBody>,
+    pub options: QueryOptions,
+    /// Pairs (a < b) that can touch: not both fixed, not both rigid.
+    pairs: Vec<(usize, usize)>,
+}
+
+/// The pressure field model's view of a body's contact table.
+pub fn contact_properties(spec: &BodySpec) -> ContactProperties {
+    let c = &spec.contact;
+    let compliance = match c.compliance {
+        scene::Compliance::Rigid => Compliance::Rigid { resolution: c.resolution },
+        scene::Compliance::Compliant => Compliance::Compliant {
+            modulus: c.hydroelastic_modulus.unwrap_or(f64::NAN),
+            resolution: c.resolution,
+            slab_thickness: c.slab_thickness,
+        },
+    };
+    ContactProperties { compliance, dissipation: c.dissipation, friction: c.friction }
+}
+
+impl PressureFieldModel {
+    /// Meshes every body of the scene (progress on stderr when `progress` is set).
+    pub fn from_scene(scene: &Scene, progress: bool) -> Result<PressureFieldModel, BodyBuildError> {
+        let mut bodies = Vec::with_capacity(scene.bodies.len());
+        for spec in &scene.bodies {
+            if progress {
+                eprintln!("contactlab: meshing body `{}` ({})", spec.name, spec.shape.kind());
+            }
+            if let crate::geometry::Shape::Mesh { file, notes, .. } = &spec.shape {
+                for note in notes {
+                    eprintln!("contactlab: body `{}`, {}: {note}", spec.name, file.display());
+                }
+            }
+            let (body, notes) = PfBody::build(&spec.shape, &contact_properties(spec))
+                .map_err(|source| BodyBuildError { name: spec.name.clone(), source })?;
+            for note in notes {
+                eprintln!("contactlab: body `{}`: {note}", spec.name);
+            }
+            bodies.push(body);
+        }
+        let mut pairs = Vec::new();
+        for a in 0..bodies.len() {
+            for b in a + 1..bodies.len() {
+                let both_fixed = scene.bodies[a].fixed && scene.bodies[b].fixed;
+                let both_rigid = !bodies[a].is_compliant() && !bodies[b].is_compliant();
+                if !both_fixed && !both_rigid {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
+        Ok(PressureFieldModel { bodies, options, pairs })
+    }
+
+    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order.
+    pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+        let bounds: Vec<_> = self.bodies.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
+        self.pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
+                (Some((la, ha)), Some((lb, hb))) => (0..3).all(|k| la[k] <= hb[k] && lb[k] <= ha[k]),
+                _ => true,
+            })
+            .collect()
+    }
+
+    fn state(&self, i: usize, poses: &[(Isometry3, Twist)]) -> BodyState<'_> {
+        BodyState { body: &self.bodies[i], pose: poses[i].0, twist: poses[i].1 }
+    }
+
+    /// The wrench of pair (a, b), and with `refs` its velocity Jacobian about those points.
+    pub fn evaluate(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+        refs: Option<(&Point3, &Point3)>,
+    ) -> Result<(pf::PairWrench, Option<VelocityJacobian>), PressureFieldError> {
+        let (sa, sb) = (self.state(a, poses), self.state(b, poses));
+        match refs {
+            Some((ra, rb)) => {
+                let (w, j) = pf::evaluate_pair_with_jacobian(sa, sb, ra, rb, &self.options)?;
+                Ok((w, Some(j)))
+            }
+            None => Ok((pf::evaluate_pair(sa, sb, &self.options)?, None)),
+        }
+    }
+
+    /// The elastic energy of pair (a, b) (exact, by tet clipping).
+    pub fn energy(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<f64, PressureFieldError> {
+        pf::pair_energy(self.state(a, poses), self.state(b, poses))
+    }
+
+    /// The contact surface of pair (a, b), for output.
+    pub fn surface(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<pf::ContactSurface, PressureFieldError> {
+        pf::contact_surface(self.state(a, poses), self.state(b, poses))
+    }
+}

@@ -1,0 +1,77 @@
+//! The energy balance of a run: kinetic + gravity + elastic + dissipated must not exceed the
+//! initial total plus the work of applied loads and kinematic bodies by more than a tolerance.
+//! A run that breaks it has gone wrong (a step too large for the contact stiffness, a Newton
+//! iteration that failed): it stops with a message instead of reporting success.
+//!
+//! The tolerance is [`RELATIVE_TOLERANCE`] of the scene's energy scale: the initial kinetic and
+//! elastic energy, plus for every free body the work of lifting it against gravity, and of its
+//! applied force, over its radius of gyration (and of its applied torque over a radian).
+//! The full balance (with the exact elastic energy) is checked at output times, where the
+//! outputs compute the energies anyway; every fixed step checks its necessary part,
+//! kinetic + gravity ≤ initial + work + tolerance, which costs no contact query.
+
+use super::error::DynamicsError;
+use super::simulate::Integrator;
+use super::world::{Energies, World};
+
+/// Fraction of the scene's energy scale by which the total may exceed its budget.
+pub const RELATIVE_TOLERANCE: f64 = 0.1;
+
+/// The budget of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct EnergyWatch {
+    initial_total: f64,
+    /// Allowed excess (J).
+    pub tolerance: f64,
+}
+
+impl EnergyWatch {
+    /// The budget from the initial state `y0` and its energies.
+    pub fn new(world: &World, y0: &[f64], initial: &Energies) -> EnergyWatch {
+        let g = world.gravity.norm();
+        let mut scale = initial.kinetic.abs() + initial.elastic.abs();
+        for (i, b) in world.bodies.iter().enumerate() {
+            if world.layout.offset[i].is_none() || b.mass <= 0.0 {
+                continue;
+            }
+            let gyration = (world.world_inertia(i, y0).trace() / (2.0 * b.mass)).max(0.0).sqrt();
+            scale += (b.mass * g + b.force.norm()) * gyration + b.torque.norm();
+        }
+        EnergyWatch { initial_total: initial.total, tolerance: RELATIVE_TOLERANCE * scale + 1e-12 }
+    }
+
+    /// Checks `energy` — the total, or a part of it that cannot exceed the total — at time `t`
+    /// against the initial total plus `work`; returns its excess over that (J).
+    pub fn check(
+        &self,
+        world: &World,
+        t: f64,
+        y: &[f64],
+        energy: f64,
+        work: f64,
+        integrator: &Integrator,
+    ) -> Result<f64, DynamicsError> {
+        let excess = energy - self.initial_total - work;
+        if excess <= self.tolerance {
+            return Ok(excess);
+        }
+        let advice = match integrator {
+            Integrator::SemiImplicitEuler { .. } => {
+                "the step is too large for the contact stiffness: use integrator = \"implicit_euler\" (stable at any stiffness) or a smaller dt"
+            }
+            Integrator::ImplicitEuler { .. } => {
+                "the implicit step did not hold the contact: use a smaller dt, or integrator = \"radau5\""
+            }
+            Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => {
+                "tighten rtol/atol, or use integrator = \"implicit_euler\""
+            }
+        };
+        Err(DynamicsError::EnergyGrowth {
+            t,
+            bodies: world.bodies_in_contact(t, y),
+            excess: if excess.is_finite() { excess } else { f64::INFINITY },
+            tolerance: self.tolerance,
+            advice,
+        })
+    }
+}
