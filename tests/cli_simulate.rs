@@ -111,3 +111,53 @@ fn unknown_integrator_lists_the_valid_ones() {
     assert!(!run.status.success());
     assert!(stderr.contains("semi_implicit_euler") && stderr.contains("radau5"), "{stderr}");
 }
+
+#[test]
+fn symplectic_euler_with_a_step_too_large_for_the_stiffness_stops_on_the_energy_balance() {
+    let dir = temp_dir("energy");
+    // A stiff compliant box (E = 1e9) dropped 1 cm: 1 ms steps do not resolve its contact
+    // vibration, so the symplectic scheme pumps energy into it; the run must stop and say so.
+    let scene = dir.join("stiff_box.toml");
+    std::fs::write(
+        &scene,
+        r#"[sim]
+duration = 1.0
+integrator = "semi_implicit_euler"
+[[body]]
+name = "ground"
+fixed = true
+shape = { type = "halfspace" }
+contact = { compliance = "rigid", friction = 0.5 }
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.06]
+shape = { type = "box", size = [0.1, 0.1, 0.1] }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e9, dissipation = 1.0, friction = 0.5, resolution = 0.1 }
+"#,
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = contactlab(&["simulate", scene.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "the run should fail: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for needle in ["energy balance", "t = ", "box", "implicit_euler", "smaller dt"] {
+        assert!(stderr.contains(needle), "message lacks `{needle}`: {stderr}");
+    }
+    // The outputs up to the stop are complete rows of finite numbers.
+    let trajectory = lines(&out.join("trajectory.csv"));
+    let energy = lines(&out.join("energy.csv"));
+    assert!(trajectory.len() > 10 && energy.len() > 5, "outputs kept");
+    for row in &trajectory[1..] {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields.len(), 15, "row {row}");
+        assert!(
+            fields.iter().filter(|f| f.parse::<f64>().is_ok()).all(|f| f.parse::<f64>().unwrap().is_finite())
+        );
+    }
+    assert_eq!(energy.len() - 1, (trajectory.len() - 1) / 2, "one energy row per output time");
+    for row in &energy[1..] {
+        assert!(row.split(',').all(|f| f.parse::<f64>().is_ok_and(f64::is_finite)), "row {row}");
+    }
+}
