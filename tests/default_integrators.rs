@@ -72,3 +72,45 @@ fn bouncing_sphere_follows_the_restitution_law_with_the_default_integrator() {
     let drop_energy = 0.001 * g * 1.0;
     assert!(stats.max_energy_excess < 1e-3 * drop_energy, "energy excess {}", stats.max_energy_excess);
 }
+
+/// A 1 kg compliant box (0.1 m, d = 1 s/m, μ = 0.5) 1 cm above rigid ground.
+fn box_drop(modulus: f64) -> String {
+    format!(
+        r#"[sim]
+duration = 1.0
+[[body]]
+name = "ground"
+fixed = true
+shape = {{ type = "halfspace" }}
+contact = {{ compliance = "rigid", friction = 0.5 }}
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.06]
+shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = {modulus:e}, dissipation = 1.0, friction = 0.5, resolution = 0.1 }}
+"#
+    )
+}
+
+#[test]
+fn a_stiff_box_comes_to_rest_at_its_static_equilibrium_for_every_modulus() {
+    let (m, g, h) = (1.0, 9.81, 0.01);
+    for modulus in [1e6, 1e7, 1e8, 1e9, 1e10] {
+        let (traj, stats) = run_defaults(&box_drop(modulus));
+        let (t, y, _) = traj.last().unwrap();
+        assert!((t - 1.0).abs() < 1e-9);
+        // The box's field is linear to its centre: F = 0.2·E·d.
+        let d_eq = m * g / (0.2 * modulus);
+        let d = 0.05 - y[2];
+        let e0 = traj[0].2;
+        let rise = traj.iter().map(|s| s.2 - e0).fold(f64::NEG_INFINITY, f64::max);
+        eprintln!(
+            "E = {modulus:e}: d = {d:.4e} m (d_eq {d_eq:.4e}), v_z = {:.2e} m/s, energy rise {rise:.2e} J, {} evaluations for {} steps",
+            y[9], stats.evaluations, stats.steps
+        );
+        assert!((d - d_eq).abs() < 2e-6 + 0.1 * d_eq, "E = {modulus:e}: d = {d}, d_eq = {d_eq}");
+        assert!(y[9].abs() < 1e-3, "E = {modulus:e}: still moving at {} m/s", y[9]);
+        assert!(rise <= 0.01 * m * g * h, "E = {modulus:e}: energy rose by {rise} J");
+    }
+}

@@ -117,14 +117,25 @@ impl World {
         let poses = self.poses(t, y);
         let coms: Vec<Point3> = self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
         let active = self.model.candidate_pairs(&poses);
+        let movable = |i: usize| !matches!(self.bodies[i].motion, Motion::Fixed);
         let eval = |&(a, b): &(usize, usize)| {
-            self.model.evaluate((a, b), &poses, (&coms[a], &coms[b]), derivatives).map_err(|source| {
-                DynamicsError::Contact {
-                    t,
-                    a: self.bodies[a].name.clone(),
-                    b: self.bodies[b].name.clone(),
-                    source: Box::new(source),
-                }
+            let refs = (&coms[a], &coms[b]);
+            let mut result = self.model.evaluate((a, b), &poses, refs, derivatives)?;
+            if derivatives == Derivatives::VelocityAndPose
+                && let Some((c, Some(d))) = &mut result
+                && d.pose.is_none()
+            {
+                let k = self.model.pose_stiffness((a, b), &poses, refs, [movable(a), movable(b)], &c.wrench)?;
+                d.pose = Some(k);
+            }
+            Ok(result)
+        };
+        let eval = |pair: &(usize, usize)| {
+            eval(pair).map_err(|source| DynamicsError::Contact {
+                t,
+                a: self.bodies[pair.0].name.clone(),
+                b: self.bodies[pair.1].name.clone(),
+                source: Box::new(source),
             })
         };
         let results: Vec<_> = if active.len() > 1 {
