@@ -114,3 +114,64 @@ fn a_stiff_box_comes_to_rest_at_its_static_equilibrium_for_every_modulus() {
         assert!(rise <= 0.01 * m * g * h, "E = {modulus:e}: energy rose by {rise} J");
     }
 }
+
+/// A compliant box set just touching a rigid incline of `angle` degrees (μ = 0.5): the ground
+/// turned about y, the box on it with the same orientation.
+fn box_on_incline(angle: f64, modulus: f64, dissipation: f64) -> String {
+    let a = angle.to_radians();
+    let (c, s) = ((0.5 * a).cos(), (0.5 * a).sin());
+    // The incline's normal n = R_y(a)·z; the box's centre 5 cm along it.
+    let (nx, nz) = (a.sin(), a.cos());
+    format!(
+        r#"[sim]
+duration = 1.0
+[[body]]
+name = "incline"
+fixed = true
+orientation = [{c}, 0.0, {s}, 0.0]
+shape = {{ type = "halfspace" }}
+contact = {{ compliance = "rigid", friction = 0.5 }}
+[[body]]
+name = "box"
+mass = 1.0
+position = [{px}, 0.0, {pz}]
+orientation = [{c}, 0.0, {s}, 0.0]
+shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = {modulus:e}, dissipation = {dissipation}, friction = 0.5, resolution = 0.1 }}
+"#,
+        px = 0.05 * nx,
+        pz = 0.05 * nz,
+    )
+}
+
+/// Distance travelled down the slope (m) and speed along it (m/s) at each output.
+fn along_slope(angle: f64, traj: &[(f64, Vec<f64>, f64)]) -> Vec<(f64, f64, f64)> {
+    let a = angle.to_radians();
+    // The incline's x axis, R_y(a)·x = (cos a, 0, −sin a), points down the slope.
+    let down = [a.cos(), -a.sin()];
+    let (x0, z0) = (traj[0].1[0], traj[0].1[2]);
+    traj.iter()
+        .map(|(t, y, _)| (*t, (y[0] - x0) * down[0] + (y[2] - z0) * down[1], y[7] * down[0] + y[9] * down[1]))
+        .collect()
+}
+
+#[test]
+fn a_box_on_a_20_degree_incline_sticks_and_on_35_degrees_slides_at_the_coulomb_rate() {
+    for modulus in [1e6, 1e8] {
+        for dissipation in [0.0, 1.0, 20.0] {
+            let (traj, _) = run_defaults(&box_on_incline(20.0, modulus, dissipation));
+            let s = along_slope(20.0, &traj);
+            let moved = s.iter().map(|p| p.1.abs()).fold(0.0, f64::max);
+            eprintln!("20°, E = {modulus:e}, d = {dissipation}: moved {:.3} mm", moved * 1e3);
+            assert!(moved < 1e-3, "20°, E = {modulus:e}, d = {dissipation}: moved {moved} m");
+        }
+        let (traj, _) = run_defaults(&box_on_incline(35.0, modulus, 1.0));
+        let s = along_slope(35.0, &traj);
+        let at = |t: f64| s.iter().find(|p| p.0 >= t - 1e-9).unwrap().2;
+        let accel = (at(0.8) - at(0.3)) / 0.5;
+        let a = 35f64.to_radians();
+        let expected = 9.81 * (a.sin() - 0.5 * a.cos());
+        eprintln!("35°, E = {modulus:e}: a = {accel:.4} m/s² (Coulomb {expected:.4})");
+        assert!((accel - expected).abs() < 0.03 * expected, "35°, E = {modulus:e}: a = {accel}");
+    }
+}

@@ -25,7 +25,12 @@ fn generalized(w: &Wrench, refs: (&Point3, &Point3)) -> [f64; 12] {
 
 /// The pose and twist of a body moved by (δr, δθ) about its reference point `c`, with the
 /// reference point's velocity and the angular velocity unchanged.
-fn perturbed((pose, twist): (Isometry3, Twist), c: &Point3, dr: Vector3, dtheta: Vector3) -> (Isometry3, Twist) {
+fn perturbed(
+    (pose, twist): (Isometry3, Twist),
+    c: &Point3,
+    dr: Vector3,
+    dtheta: Vector3,
+) -> (Isometry3, Twist) {
     let turn = UnitQuaternion::from_scaled_axis(dtheta);
     let origin = Point3::from(pose.translation.vector);
     let v_ref = twist.velocity_at(&origin, c);

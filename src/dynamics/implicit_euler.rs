@@ -40,32 +40,58 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport,
     let mut dv = vec![(Vector3::zeros(), Vector3::zeros()); free.len()];
     let mut report = StepReport::default();
     let (mut dissipation, mut external_power) = (0.0, 0.0);
+    // The last full Newton step (its start and direction) and its residual norm, for the line
+    // search: regularized friction is a steep sigmoid in the slip velocity, on which a full
+    // Newton step from far away can overshoot into a cycle.
+    let mut last: Option<(Vec<(Vector3, Vector3)>, Vec<(Vector3, Vector3)>, f64)> = None;
+    let mut fraction = 1.0;
     for _ in 0..MAX_NEWTON_ITERATIONS {
         for (k, &i) in free.iter().enumerate() {
             set_velocity_and_advance(world, i, &start, dv[k], dt, y);
         }
         let loads = world.loads(t + dt, y, Derivatives::VelocityAndPose)?;
         report.evaluations += 1;
+        // R = M·ΔV − dt·(Q − ω×Iω), per free body.
+        let residual: Vec<(Vector3, Vector3)> = free
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                let (m, inertia) = (world.bodies[i].mass, world.world_inertia(i, &start));
+                (dv[k].0 * m - loads.force[i] * dt, inertia * dv[k].1 - (loads.torque[i] - gyro[k]) * dt)
+            })
+            .collect();
+        let norm = residual_norm(world, &free, &start, &residual);
+        if let Some((from, direction, previous)) = &last
+            && norm > previous * (1.0 - 1e-4 * fraction)
+            && fraction > MIN_STEP_FRACTION
+        {
+            // Not a descent: back off along the same direction.
+            fraction *= 0.5;
+            for k in 0..free.len() {
+                dv[k] = (from[k].0 + direction[k].0 * fraction, from[k].1 + direction[k].1 * fraction);
+            }
+            continue;
+        }
         dissipation = loads.dissipation;
         external_power = loads.external_power;
         let groups = Groups::new(world, &loads);
-        // −R = dt·(Q − ω×Iω) − M·ΔV.
         let weights = Weights { damping: dt, stiffness: dt * dt };
-        let delta = groups.solve(world, (t, &start), &loads, weights, |k| {
-            let i = free[k];
-            let (m, inertia) = (world.bodies[i].mass, world.world_inertia(i, &start));
-            (loads.force[i] * dt - dv[k].0 * m, (loads.torque[i] - gyro[k]) * dt - inertia * dv[k].1)
-        })?;
+        let delta =
+            groups.solve(world, (t, &start), &loads, weights, |k| (-residual[k].0, -residual[k].1))?;
         let mut converged = true;
         for (k, &i) in free.iter().enumerate() {
             let o = world.layout.offset[i].unwrap_or(0);
             let v = Vector3::new(start[o + 7], start[o + 8], start[o + 9]) + dv[k].0;
             let w = Vector3::new(start[o + 10], start[o + 11], start[o + 12]) + dv[k].1;
             let (dl, da) = delta[k];
-            dv[k].0 += dl;
-            dv[k].1 += da;
             converged &= dl.norm() <= LINEAR_TOLERANCE + 1e-6 * v.norm()
                 && da.norm() <= ANGULAR_TOLERANCE + 1e-6 * w.norm();
+        }
+        last = Some((dv.clone(), delta.clone(), norm));
+        fraction = 1.0;
+        for k in 0..free.len() {
+            dv[k].0 += delta[k].0;
+            dv[k].1 += delta[k].1;
         }
         // (No shortcut for free flight at the prediction: the solve's extra travel can start a
         // contact, and skipping it there lets a resting body hop. A contact-free evaluation is
@@ -87,6 +113,23 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport,
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });
     }
     Ok(report)
+}
+
+/// The smallest fraction of a Newton step the line search tries.
+const MIN_STEP_FRACTION: f64 = 1.0 / 64.0;
+
+/// √(Σ Rᵀ·M⁻¹·R): the residual in the metric of the mass matrix, comparable across
+/// bodies of any mass and size.
+fn residual_norm(world: &World, free: &[usize], y: &[f64], residual: &[(Vector3, Vector3)]) -> f64 {
+    let mut sum = 0.0;
+    for (k, &i) in free.iter().enumerate() {
+        let (r, q) = residual[k];
+        sum += r.norm_squared() / world.bodies[i].mass;
+        if let Some(inverse) = world.world_inertia(i, y).try_inverse() {
+            sum += q.dot(&(inverse * q));
+        }
+    }
+    sum.sqrt()
 }
 
 /// Newton's tolerance on the velocity update: 1 µm/s (plus 1e-6 of the speed).

@@ -125,7 +125,8 @@ impl World {
                 && let Some((c, Some(d))) = &mut result
                 && d.pose.is_none()
             {
-                let k = self.model.pose_stiffness((a, b), &poses, refs, [movable(a), movable(b)], &c.wrench)?;
+                let k =
+                    self.model.pose_stiffness((a, b), &poses, refs, [movable(a), movable(b)], &c.wrench)?;
                 d.pose = Some(k);
             }
             Ok(result)
