@@ -22,6 +22,9 @@ use crate::math::Vector3;
 /// counted): the energy watch of the run catches one that goes wrong.
 pub const MAX_NEWTON_ITERATIONS: usize = 12;
 
+/// A free body's (linear, angular) velocity, or a change of it, or a residual.
+type BodyVelocity = (Vector3, Vector3);
+
 /// What one step took.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepReport {
@@ -43,7 +46,7 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport,
     // The last full Newton step (its start and direction) and its residual norm, for the line
     // search: regularized friction is a steep sigmoid in the slip velocity, on which a full
     // Newton step from far away can overshoot into a cycle.
-    let mut last: Option<(Vec<(Vector3, Vector3)>, Vec<(Vector3, Vector3)>, f64)> = None;
+    let mut last: Option<(Vec<BodyVelocity>, Vec<BodyVelocity>, f64)> = None;
     let mut fraction = 1.0;
     for _ in 0..MAX_NEWTON_ITERATIONS {
         for (k, &i) in free.iter().enumerate() {
@@ -52,7 +55,7 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport,
         let loads = world.loads(t + dt, y, Derivatives::VelocityAndPose)?;
         report.evaluations += 1;
         // R = M·ΔV − dt·(Q − ω×Iω), per free body.
-        let residual: Vec<(Vector3, Vector3)> = free
+        let residual: Vec<BodyVelocity> = free
             .iter()
             .enumerate()
             .map(|(k, &i)| {
@@ -120,7 +123,7 @@ const MIN_STEP_FRACTION: f64 = 1.0 / 64.0;
 
 /// √(Σ Rᵀ·M⁻¹·R): the residual in the metric of the mass matrix, comparable across
 /// bodies of any mass and size.
-fn residual_norm(world: &World, free: &[usize], y: &[f64], residual: &[(Vector3, Vector3)]) -> f64 {
+fn residual_norm(world: &World, free: &[usize], y: &[f64], residual: &[BodyVelocity]) -> f64 {
     let mut sum = 0.0;
     for (k, &i) in free.iter().enumerate() {
         let (r, q) = residual[k];
