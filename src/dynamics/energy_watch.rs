@@ -4,8 +4,9 @@
 //! iteration that failed): it stops with a message instead of reporting success.
 //!
 //! The tolerance is [`RELATIVE_TOLERANCE`] of the scene's energy scale: the initial kinetic and
-//! elastic energy, plus for every free body the work of lifting it against gravity, and of its
-//! applied force, over its radius of gyration (and of its applied torque over a radian).
+//! elastic energy, plus for every free body its gravity energy above the lowest fixed or
+//! kinematic body frame (the ground) plus the work of lifting it by its radius of gyration, and
+//! the work of its applied force over that radius (and of its applied torque over a radian).
 //! The full balance (with the exact elastic energy) is checked at output times, where the
 //! outputs compute the energies anyway; every fixed step checks its necessary part,
 //! kinetic + gravity ≤ initial + work + tolerance, which costs no contact query.
@@ -29,13 +30,25 @@ impl EnergyWatch {
     /// The budget from the initial state `y0` and its energies.
     pub fn new(world: &World, y0: &[f64], initial: &Energies) -> EnergyWatch {
         let g = world.gravity.norm();
+        let up = if g > 0.0 { -world.gravity / g } else { crate::math::Vector3::zeros() };
+        // Heights are measured from the lowest fixed or kinematic body frame (the ground).
+        let floor = world
+            .bodies
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| world.layout.offset[*i].is_none())
+            .map(|(_, b)| b.initial_pose.translation.vector.dot(&up))
+            .fold(f64::INFINITY, f64::min);
         let mut scale = initial.kinetic.abs() + initial.elastic.abs();
         for (i, b) in world.bodies.iter().enumerate() {
-            if world.layout.offset[i].is_none() || b.mass <= 0.0 {
+            let Some(o) = world.layout.offset[i] else { continue };
+            if b.mass <= 0.0 {
                 continue;
             }
             let gyration = (world.world_inertia(i, y0).trace() / (2.0 * b.mass)).max(0.0).sqrt();
-            scale += (b.mass * g + b.force.norm()) * gyration + b.torque.norm();
+            let com = crate::math::Vector3::new(y0[o], y0[o + 1], y0[o + 2]);
+            let height = if floor.is_finite() { (com.dot(&up) - floor).max(0.0) } else { 0.0 };
+            scale += b.mass * g * (gyration + height) + b.force.norm() * gyration + b.torque.norm();
         }
         EnergyWatch { initial_total: initial.total, tolerance: RELATIVE_TOLERANCE * scale + 1e-12 }
     }
