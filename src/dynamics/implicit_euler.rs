@@ -15,12 +15,38 @@
 use super::error::DynamicsError;
 use super::group_solve::{Groups, Weights, gyroscopic, set_velocity_and_advance};
 use super::world::World;
-use crate::contact::model::Derivatives;
+use crate::contact::model::{Derivatives, PairMatrix};
 use crate::math::Vector3;
+use std::collections::BTreeMap;
 
 /// Newton iterations per step at most; a step that has not converged by then is kept (and
 /// counted): the energy watch of the run catches one that goes wrong.
 pub const MAX_NEWTON_ITERATIONS: usize = 12;
+
+/// Steps a pair's contact stiffness is reused for before it is computed again. The stiffness
+/// only shapes Newton's matrix (the residual holds the exact forces), so a recent one converges
+/// to the same solution; computing it costs six contact queries per pair (finite differences).
+pub const STIFFNESS_REUSE_STEPS: u32 = 8;
+
+/// The contact stiffness of each touching pair, kept across steps, with its age in steps.
+#[derive(Clone, Debug, Default)]
+pub struct StiffnessCache {
+    pairs: BTreeMap<(usize, usize), (PairMatrix, u32)>,
+}
+
+impl StiffnessCache {
+    /// At the start of a step: ages every entry and forgets those too old.
+    fn age(&mut self) {
+        self.pairs.retain(|_, (_, age)| {
+            *age += 1;
+            *age < STIFFNESS_REUSE_STEPS
+        });
+    }
+
+    fn known(&self) -> BTreeMap<(usize, usize), PairMatrix> {
+        self.pairs.iter().map(|(&p, (k, _))| (p, *k)).collect()
+    }
+}
 
 /// A free body's (linear, angular) velocity, or a change of it, or a residual.
 type BodyVelocity = (Vector3, Vector3);
@@ -34,8 +60,15 @@ pub struct StepReport {
     pub converged: bool,
 }
 
-/// Advances `y` from `t` by `dt`.
-pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport, DynamicsError> {
+/// Advances `y` from `t` by `dt`, reusing and refreshing the pairs' stiffness in `cache`.
+pub fn step(
+    world: &World,
+    t: f64,
+    y: &mut [f64],
+    dt: f64,
+    cache: &mut StiffnessCache,
+) -> Result<StepReport, DynamicsError> {
+    cache.age();
     let start = y.to_vec();
     let free: Vec<usize> = (0..world.bodies.len()).filter(|&i| world.layout.offset[i].is_some()).collect();
     let gyro: Vec<Vector3> = free.iter().map(|&i| gyroscopic(world, i, &start)).collect();
@@ -52,8 +85,14 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport,
         for (k, &i) in free.iter().enumerate() {
             set_velocity_and_advance(world, i, &start, dv[k], dt, y);
         }
-        let loads = world.loads(t + dt, y, Derivatives::VelocityAndPose)?;
+        let loads =
+            world.loads_with_known_stiffness(t + dt, y, Derivatives::VelocityAndPose, &cache.known())?;
         report.evaluations += 1;
+        for (a, b, d) in &loads.derivatives {
+            if let Some(k) = d.pose {
+                cache.pairs.entry((*a, *b)).or_insert((k, 0));
+            }
+        }
         // R = M·ΔV − dt·(Q − ω×Iω), per free body.
         let residual: Vec<BodyVelocity> = free
             .iter()
@@ -103,6 +142,10 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<StepReport,
             report.converged = true;
             break;
         }
+    }
+    if !report.converged {
+        // A stale stiffness may be why: take fresh ones next step.
+        cache.pairs.clear();
     }
     for (k, &i) in free.iter().enumerate() {
         set_velocity_and_advance(world, i, &start, dv[k], dt, y);

@@ -8,9 +8,10 @@
 
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
-use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
+use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives, PairMatrix};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 
 /// Numbers of state per free body.
 pub const BODY_STATE: usize = 13;
@@ -111,6 +112,18 @@ impl World {
     /// of mass; world frame) and the rate of dissipation; with `derivatives`, also each contact
     /// pair's derivatives of the generalized forces (about the centres of mass).
     pub fn loads(&self, t: f64, y: &[f64], derivatives: Derivatives) -> Result<Loads, DynamicsError> {
+        self.loads_with_known_stiffness(t, y, derivatives, &BTreeMap::new())
+    }
+
+    /// [`World::loads`], taking the stiffness of the pairs in `known` from there instead of
+    /// computing it (the implicit integrator reuses a pair's stiffness for a few steps).
+    pub fn loads_with_known_stiffness(
+        &self,
+        t: f64,
+        y: &[f64],
+        derivatives: Derivatives,
+        known: &BTreeMap<(usize, usize), PairMatrix>,
+    ) -> Result<Loads, DynamicsError> {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
         }
@@ -125,9 +138,16 @@ impl World {
                 && let Some((c, Some(d))) = &mut result
                 && d.pose.is_none()
             {
-                let k =
-                    self.model.pose_stiffness((a, b), &poses, refs, [movable(a), movable(b)], &c.wrench)?;
-                d.pose = Some(k);
+                d.pose = Some(match known.get(&(a, b)) {
+                    Some(k) => *k,
+                    None => self.model.pose_stiffness(
+                        (a, b),
+                        &poses,
+                        refs,
+                        [movable(a), movable(b)],
+                        &c.wrench,
+                    )?,
+                });
             }
             Ok(result)
         };
