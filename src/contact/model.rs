@@ -146,7 +146,8 @@ impl ContactModel {
         match self {
             ContactModel::PressureField(m) => {
                 let refs = (derivatives != Derivatives::None).then_some(refs);
-                let (r, j) = m.evaluate((a, b), poses, refs)?;
+                let stiffness = derivatives == Derivatives::VelocityAndPose;
+                let (r, j) = m.evaluate((a, b), poses, refs, stiffness)?;
                 if r.faces == 0 {
                     return Ok(None);
                 }
@@ -159,7 +160,7 @@ impl ContactModel {
                     dissipation_power: r.dissipation_power,
                     energy: None,
                 };
-                Ok(Some((contact, j.map(|velocity| PairDerivatives { velocity, pose: None }))))
+                Ok(Some((contact, j.map(|(velocity, pose)| PairDerivatives { velocity, pose }))))
             }
             ContactModel::Hertz(m) => {
                 let Some(c) = m.contact(a, b, poses).transpose()?.flatten() else { return Ok(None) };

@@ -20,8 +20,8 @@ pub use pair::BodyState;
 pub use setup::{BodyBuildError, PressureFieldModel, contact_properties};
 pub use surface::{ContactPolygon, ContactSurface};
 
-use crate::math::{Point3, Vector3, Wrench};
-use nalgebra::{Matrix6, SMatrix};
+use crate::math::{Matrix3, Point3, Vector3, Wrench};
+use nalgebra::SMatrix;
 use pair::PairFrame;
 use rayon::prelude::*;
 use traction::{Accumulator, Kinetics};
@@ -68,7 +68,7 @@ pub fn evaluate_pair(
     options: &QueryOptions,
 ) -> Result<PairWrench, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
-    let acc = accumulate(&pair, &kinetics(&pair, options, false));
+    let acc = accumulate(&pair, &kinetics(&pair, options, false, false));
     Ok(pair_wrench(&pair, &acc))
 }
 
@@ -77,6 +77,12 @@ pub fn evaluate_pair(
 /// reference point, angular velocity), world frame; its generalized force is (force, torque
 /// about its reference point). Order: `a` then `b`.
 pub type VelocityJacobian = SMatrix<f64, 12, 12>;
+
+/// The derivative of the generalized contact forces of a pair with respect to the bodies'
+/// poses (the contact stiffness), with the generalized velocities held fixed: columns
+/// (δr, δθ) of each body — its reference point moves by δr, it turns by δθ about that point —
+/// world frame; rows and order as [`VelocityJacobian`].
+pub type PoseStiffness = SMatrix<f64, 12, 12>;
 
 /// [`evaluate_pair`] and the [`VelocityJacobian`] about the reference points `ref_a`, `ref_b`
 /// (world frame; e.g. the centres of mass).
@@ -87,23 +93,46 @@ pub fn evaluate_pair_with_jacobian(
     ref_b: &Point3,
     options: &QueryOptions,
 ) -> Result<(PairWrench, VelocityJacobian), PressureFieldError> {
+    let (w, j, _) = evaluate_pair_with_derivatives(a, b, (ref_a, ref_b), options, false)?;
+    Ok((w, j))
+}
+
+/// [`evaluate_pair`], the [`VelocityJacobian`] and, with `stiffness`, the [`PoseStiffness`],
+/// about the reference points `refs` (world frame; e.g. the centres of mass), from one pass
+/// over the contact surface.
+pub fn evaluate_pair_with_derivatives(
+    a: BodyState,
+    b: BodyState,
+    refs: (&Point3, &Point3),
+    options: &QueryOptions,
+    stiffness: bool,
+) -> Result<(PairWrench, VelocityJacobian, Option<PoseStiffness>), PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
-    let acc = accumulate(&pair, &kinetics(&pair, options, true));
-    let (ref_p, ref_s) = if pair.swapped { (ref_b, ref_a) } else { (ref_a, ref_b) };
-    let jp = velocity_jacobian(&pair, &acc.jacobian, ref_p, ref_s);
-    // Reorder (primary, secondary) blocks to (a, b).
-    let jac = if pair.swapped {
-        let mut j = VelocityJacobian::zeros();
-        for (ri, rj) in [(0, 6), (6, 0)] {
-            for (ci, cj) in [(0, 6), (6, 0)] {
-                j.fixed_view_mut::<6, 6>(ri, ci).copy_from(&jp.fixed_view::<6, 6>(rj, cj));
-            }
+    let kin = kinetics(&pair, options, true, stiffness);
+    let acc = accumulate(&pair, &kin);
+    let (ref_p, ref_s) = if pair.swapped { (refs.1, refs.0) } else { refs };
+    let chain = WorldChain::new(&pair, ref_p, ref_s);
+    let jacobian = chain.c * acc.jacobian * chain.b;
+    let k = stiffness.then(|| {
+        let wrench = pair_wrench(&pair, &acc).wrench;
+        let on_primary = if pair.swapped { -wrench } else { wrench };
+        reorder(&pose_stiffness(&chain, &pair, &kin, &acc, &on_primary), pair.swapped)
+    });
+    Ok((pair_wrench(&pair, &acc), reorder(&jacobian, pair.swapped), k))
+}
+
+/// Reorders (primary, secondary) blocks to (a, b).
+fn reorder(m: &SMatrix<f64, 12, 12>, swapped: bool) -> SMatrix<f64, 12, 12> {
+    if !swapped {
+        return *m;
+    }
+    let mut out = SMatrix::<f64, 12, 12>::zeros();
+    for (ri, rj) in [(0, 6), (6, 0)] {
+        for (ci, cj) in [(0, 6), (6, 0)] {
+            out.fixed_view_mut::<6, 6>(ri, ci).copy_from(&m.fixed_view::<6, 6>(rj, cj));
         }
-        j
-    } else {
-        jp
-    };
-    Ok((pair_wrench(&pair, &acc), jac))
+    }
+    out
 }
 
 /// Integrates every polygon of a pair in its primary frame.
@@ -112,8 +141,8 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
         pair.run_task(*task, &mut |c| {
-            if let Some((poly, p0, n)) = pair.polygon(c) {
-                traction::integrate_polygon(poly.points(), &p0, &n, kin, &mut acc);
+            if let Some((poly, p0, n, secondary)) = pair.polygon(c) {
+                traction::integrate_polygon(poly.points(), &p0, &n, secondary.as_ref(), kin, &mut acc);
             }
         });
         acc
@@ -139,30 +168,89 @@ fn pair_wrench(pair: &PairFrame, acc: &Accumulator) -> PairWrench {
     PairWrench { wrench, area: acc.area, faces: acc.polygons, dissipation_power: acc.dissipation_power }
 }
 
-/// Chain rule from ∂(primary-frame wrench about its origin)/∂(u, w) to the generalized forces
-/// and velocities of both bodies about their reference points (world frame):
-/// ∂Q/∂V = C·J·B, with (u, w) = B·V and Q = C·(F', τ').
-fn velocity_jacobian(pair: &PairFrame, j: &Matrix6<f64>, ref_p: &Point3, ref_s: &Point3) -> VelocityJacobian {
-    let r = *pair.primary.pose.rotation.to_rotation_matrix().matrix();
+/// The maps between the primary-frame sums and the bodies' generalized coordinates (primary
+/// then secondary; world frame, about the reference points): the relative twist (u, w) = B·V,
+/// and the generalized forces Q = C·(F', τ') of the primary-frame wrench about its origin.
+struct WorldChain {
+    b: SMatrix<f64, 6, 12>,
+    c: SMatrix<f64, 12, 6>,
+    /// The primary's rotation, and its origin relative to its reference point; the secondary's
+    /// reference point relative to the primary's.
+    rotation: Matrix3,
+    origin_from_ref: Vector3,
+    refs_apart: Vector3,
+}
+
+impl WorldChain {
+    fn new(pair: &PairFrame, ref_p: &Point3, ref_s: &Point3) -> WorldChain {
+        let r = *pair.primary.pose.rotation.to_rotation_matrix().matrix();
+        let rt = r.transpose();
+        let origin = Point3::from(pair.primary.pose.translation.vector);
+        let rp = (origin - ref_p).cross_matrix();
+        let rs = (origin - ref_s).cross_matrix();
+        let mut b = SMatrix::<f64, 6, 12>::zeros();
+        b.fixed_view_mut::<3, 3>(0, 0).copy_from(&rt);
+        b.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-rt * rp));
+        b.fixed_view_mut::<3, 3>(0, 6).copy_from(&(-rt));
+        b.fixed_view_mut::<3, 3>(0, 9).copy_from(&(rt * rs));
+        b.fixed_view_mut::<3, 3>(3, 3).copy_from(&rt);
+        b.fixed_view_mut::<3, 3>(3, 9).copy_from(&(-rt));
+        let mut c = SMatrix::<f64, 12, 6>::zeros();
+        c.fixed_view_mut::<3, 3>(0, 0).copy_from(&r);
+        c.fixed_view_mut::<3, 3>(3, 0).copy_from(&(rp * r));
+        c.fixed_view_mut::<3, 3>(3, 3).copy_from(&r);
+        c.fixed_view_mut::<3, 3>(6, 0).copy_from(&(-r));
+        c.fixed_view_mut::<3, 3>(9, 0).copy_from(&(-rs * r));
+        c.fixed_view_mut::<3, 3>(9, 3).copy_from(&(-r));
+        WorldChain { b, c, rotation: r, origin_from_ref: origin - ref_p, refs_apart: ref_s - ref_p }
+    }
+}
+
+/// The pose stiffness K = ∂Q/∂X (primary, secondary order) of a pair, from the primary-frame
+/// stiffness H (secondary displaced, (u, w) fixed) and velocity Jacobian J:
+/// K = −C·H·B + C·J·L + K_C. The secondary's displacement relative to the primary is −B·δX
+/// (the same map as the relative twist); L is how (u, w) change when the bodies move with their
+/// world velocities held fixed; K_C is how C changes as the primary turns and the reference
+/// points move. `wrench` is the primary's (world frame, torque about the world origin).
+fn pose_stiffness(
+    chain: &WorldChain,
+    pair: &PairFrame,
+    kin: &Kinetics,
+    acc: &Accumulator,
+    wrench: &Wrench,
+) -> PoseStiffness {
+    let r = chain.rotation;
     let rt = r.transpose();
-    let origin = Point3::from(pair.primary.pose.translation.vector);
-    let rp = (origin - ref_p).cross_matrix();
-    let rs = (origin - ref_s).cross_matrix();
-    let mut b = SMatrix::<f64, 6, 12>::zeros();
-    b.fixed_view_mut::<3, 3>(0, 0).copy_from(&rt);
-    b.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-rt * rp));
-    b.fixed_view_mut::<3, 3>(0, 6).copy_from(&(-rt));
-    b.fixed_view_mut::<3, 3>(0, 9).copy_from(&(rt * rs));
-    b.fixed_view_mut::<3, 3>(3, 3).copy_from(&rt);
-    b.fixed_view_mut::<3, 3>(3, 9).copy_from(&(-rt));
-    let mut c = SMatrix::<f64, 12, 6>::zeros();
-    c.fixed_view_mut::<3, 3>(0, 0).copy_from(&r);
-    c.fixed_view_mut::<3, 3>(3, 0).copy_from(&(rp * r));
-    c.fixed_view_mut::<3, 3>(3, 3).copy_from(&r);
-    c.fixed_view_mut::<3, 3>(6, 0).copy_from(&(-r));
-    c.fixed_view_mut::<3, 3>(9, 0).copy_from(&(-rs * r));
-    c.fixed_view_mut::<3, 3>(9, 3).copy_from(&(-r));
-    c * j * b
+    let cross = |v: &Vector3| v.cross_matrix();
+    // δv(x) = ω_S × (δr_S − δr_P) − δθ_P × v(x) + Ω × (δr_P + δθ_P × (x − c_P)) − ω_P × δr_P,
+    // world frame, with Ω = ω_P − ω_S and v the relative velocity of the primary: affine in x.
+    let omega_s = pair.secondary.twist.angular;
+    let omega = r * kin.w;
+    let u_world = r * kin.u;
+    let mut l = SMatrix::<f64, 6, 12>::zeros();
+    l.fixed_view_mut::<3, 3>(0, 0).copy_from(&(-rt * cross(&omega_s)));
+    l.fixed_view_mut::<3, 3>(0, 6).copy_from(&(rt * cross(&omega_s)));
+    let turn = cross(&u_world) - cross(&omega) * cross(&chain.origin_from_ref);
+    l.fixed_view_mut::<3, 3>(0, 3).copy_from(&(rt * turn));
+    l.fixed_view_mut::<3, 3>(3, 3).copy_from(&(rt * cross(&omega)));
+    let mut k = -chain.c * acc.stiffness * chain.b + chain.c * acc.jacobian * l;
+    // K_C: the primary's force and torque about its reference point turn with it; the
+    // secondary's torque about its own reference point also sees the points' separation.
+    let force = wrench.force;
+    let torque_p = wrench.torque
+        - (Point3::from(pair.primary.pose.translation.vector) - chain.origin_from_ref).coords.cross(&force);
+    let (f, tp) = (cross(&force), cross(&torque_p));
+    let mut add = |row: usize, col: usize, m: &Matrix3| {
+        let mut v = k.fixed_view_mut::<3, 3>(row, col);
+        v += m;
+    };
+    add(0, 3, &-f);
+    add(3, 3, &-tp);
+    add(6, 3, &f);
+    add(9, 3, &(tp - cross(&chain.refs_apart) * f));
+    add(9, 6, &-f);
+    add(9, 0, &f);
+    k
 }
 
 /// The contact surface of a pair in the world frame, normals from `b` into `a`.
@@ -173,7 +261,7 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
     let flip = if pair.swapped { -1.0 } else { 1.0 };
     let mut polygons = Vec::new();
     for c in candidates {
-        if let Some((poly, p0, n)) = pair.polygon(c) {
+        if let Some((poly, p0, n, _)) = pair.polygon(c) {
             let normal = pose.rotation * n * flip;
             let mut vertices: Vec<_> = poly.points().iter().map(|x| pose * x).collect();
             // Round-off can leave −1e−9 Pa on the surface, where p0 = 0.
@@ -200,7 +288,7 @@ pub fn pair_energy(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError
 
 /// The relative velocity and effective dissipation and friction of a pair, in the primary's
 /// frame.
-fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool) -> Kinetics {
+fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool, stiffness: bool) -> Kinetics {
     let (p, s) = (&pair.primary, &pair.secondary);
     let rinv = p.pose.rotation.inverse();
     let wp = rinv * p.twist.angular;
@@ -218,7 +306,15 @@ fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool) -> Kinetic
     };
     let (mp, ms) = (p.body.friction, s.body.friction);
     let friction = if mp + ms > 0.0 { 2.0 * mp * ms / (mp + ms) } else { 0.0 };
-    Kinetics { u, w: wp - ws, dissipation, friction, stiction_speed: options.stiction_speed, jacobian }
+    Kinetics {
+        u,
+        w: wp - ws,
+        dissipation,
+        friction,
+        stiction_speed: options.stiction_speed,
+        jacobian,
+        stiffness,
+    }
 }
 
 #[cfg(test)]

@@ -2,11 +2,14 @@
 //! the pairs that can touch.
 
 use super::{
-    self as pf, BodyState, Compliance, ContactProperties, PfBody, PressureFieldError, QueryOptions,
-    VelocityJacobian,
+    self as pf, BodyState, Compliance, ContactProperties, PfBody, PoseStiffness, PressureFieldError,
+    QueryOptions, VelocityJacobian,
 };
 use crate::math::{Isometry3, Point3, Twist};
 use crate::scene::{self, BodySpec, Scene};
+
+/// A pair's velocity Jacobian and, when asked for, its pose stiffness.
+pub type PairDerivatives = (VelocityJacobian, Option<PoseStiffness>);
 
 /// A body failed to build: which one, and why.
 #[derive(Debug, thiserror::Error)]
@@ -90,18 +93,20 @@ impl PressureFieldModel {
         BodyState { body: &self.bodies[i], pose: poses[i].0, twist: poses[i].1 }
     }
 
-    /// The wrench of pair (a, b), and with `refs` its velocity Jacobian about those points.
+    /// The wrench of pair (a, b); with `refs` its velocity Jacobian about those points, and
+    /// with `stiffness` also its pose stiffness.
     pub fn evaluate(
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
         refs: Option<(&Point3, &Point3)>,
-    ) -> Result<(pf::PairWrench, Option<VelocityJacobian>), PressureFieldError> {
+        stiffness: bool,
+    ) -> Result<(pf::PairWrench, Option<PairDerivatives>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
         match refs {
-            Some((ra, rb)) => {
-                let (w, j) = pf::evaluate_pair_with_jacobian(sa, sb, ra, rb, &self.options)?;
-                Ok((w, Some(j)))
+            Some(refs) => {
+                let (w, j, k) = pf::evaluate_pair_with_derivatives(sa, sb, refs, &self.options, stiffness)?;
+                Ok((w, Some((j, k))))
             }
             None => Ok((pf::evaluate_pair(sa, sb, &self.options)?, None)),
         }

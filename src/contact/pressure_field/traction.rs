@@ -14,7 +14,7 @@
 use crate::field::LinearField;
 use crate::geometry::clip::MAX_POLYGON_VERTICES;
 use crate::math::{Matrix3, Point3, Vector3};
-use nalgebra::Matrix6;
+use nalgebra::{Matrix3x6, Matrix6, Vector6};
 
 /// Velocity-dependent parameters of a pair, in the primary body's frame.
 #[derive(Clone, Copy, Debug)]
@@ -30,13 +30,17 @@ pub struct Kinetics {
     pub stiction_speed: f64,
     /// Whether to accumulate the derivative of the wrench with respect to (u, w).
     pub jacobian: bool,
+    /// Whether to accumulate the derivative of the wrench with respect to the secondary body's
+    /// pose ([`Accumulator::stiffness`]).
+    pub stiffness: bool,
 }
 
 impl Kinetics {
     /// Whether tractions depend on velocity at all.
     pub fn is_static(&self) -> bool {
-        (self.dissipation == 0.0 && self.friction == 0.0)
-            || (!self.jacobian && self.u == Vector3::zeros() && self.w == Vector3::zeros())
+        !self.stiffness
+            && ((self.dissipation == 0.0 && self.friction == 0.0)
+                || (!self.jacobian && self.u == Vector3::zeros() && self.w == Vector3::zeros()))
     }
 }
 
@@ -53,6 +57,9 @@ pub struct Accumulator {
     /// ∂(force, torque)/∂(u, w) when [`Kinetics::jacobian`] is set (rows: force, torque about
     /// the frame origin; columns: u, w).
     pub jacobian: Matrix6<f64>,
+    /// ∂(force, torque)/∂(δa, δφ) when [`Kinetics::stiffness`] is set: the secondary body
+    /// displaced by y ↦ y + δa + δφ × y (primary frame) with (u, w) held fixed.
+    pub stiffness: Matrix6<f64>,
 }
 
 impl std::ops::AddAssign for Accumulator {
@@ -63,14 +70,18 @@ impl std::ops::AddAssign for Accumulator {
         self.polygons += o.polygons;
         self.dissipation_power += o.dissipation_power;
         self.jacobian += o.jacobian;
+        self.stiffness += o.stiffness;
     }
 }
 
-/// Adds the traction integral of one convex polygon with pressure `p0` and unit normal `n`.
+/// Adds the traction integral of one convex polygon with pressure `p0` and unit normal `n`;
+/// `secondary` is the secondary body's pressure gradient there (primary frame), `None` when it
+/// is rigid.
 pub fn integrate_polygon(
     points: &[Point3],
     p0: &LinearField,
     n: &Vector3,
+    secondary: Option<&Vector3>,
     kin: &Kinetics,
     acc: &mut Accumulator,
 ) {
@@ -105,6 +116,15 @@ pub fn integrate_polygon(
         acc.polygons += 1;
         return;
     }
+    // Clipping against a plane that holds an edge can add or drop a vertex on that edge with
+    // the round-off sign of its distance: drop such in-line vertices, so that the quadrature
+    // points (which follow the vertices) do not jump between nearby poses.
+    let mut kept = [Point3::origin(); MAX_POLYGON_VERTICES];
+    let m = without_inline_vertices(points, &mut kept);
+    if m < 3 {
+        return;
+    }
+    let points = &kept[..m];
     // Area centroid.
     let x0 = points[0];
     let (mut area, mut moment) = (0.0, Vector3::zeros());
@@ -139,6 +159,10 @@ pub fn integrate_polygon(
             if kin.jacobian {
                 add_jacobian(&mut acc.jacobian, &x, q0, n, &v, kin, weight);
             }
+            if kin.stiffness {
+                let point = StiffnessPoint { x: &x, p0: q0, gradient: &p0.gradient, n, secondary };
+                add_stiffness(&mut acc.stiffness, &point, &t, &v, kin, weight);
+            }
             let t = t * weight;
             force += t;
             torque += x.coords.cross(&t);
@@ -153,6 +177,24 @@ pub fn integrate_polygon(
     acc.dissipation_power += power;
 }
 
+/// Copies the polygon's vertices into `out` without those in line with their neighbours
+/// (within round-off: a relative cross product below 1e-12), and returns how many are left.
+fn without_inline_vertices(points: &[Point3], out: &mut [Point3; MAX_POLYGON_VERTICES]) -> usize {
+    let m = points.len();
+    let mut n = 0;
+    for k in 0..m {
+        let prev = if n == 0 { points[m - 1] } else { out[n - 1] };
+        let (x, next) = (points[k], points[(k + 1) % m]);
+        let (a, b) = (x - prev, next - x);
+        if a.cross(&b).norm() <= 1e-12 * (a.norm_squared() + b.norm_squared()) && a.dot(&b) >= 0.0 {
+            continue;
+        }
+        out[n] = x;
+        n += 1;
+    }
+    n
+}
+
 /// The traction (Pa) at point x with static pressure `p0`, and the relative velocity there.
 #[inline]
 fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> (Vector3, Vector3) {
@@ -163,6 +205,32 @@ fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> (Vector3, Vecto
     let s = kin.stiction_speed;
     let slip = (vt.norm_squared() + s * s).sqrt();
     (n * p - vt * (kin.friction * p / slip), v)
+}
+
+/// ∂T/∂v of the traction at a point with static pressure `p0` and relative velocity `v`;
+/// `None` where the bodies separate so fast that the Hunt–Crossley pressure has fallen to zero
+/// (no traction nearby either). Where p0 itself is zero (the edge of the surface; round-off may
+/// leave it a hair below), the derivative is the limit from inside.
+fn traction_velocity_derivative(p0: f64, n: &Vector3, v: &Vector3, kin: &Kinetics) -> Option<Matrix3> {
+    let vn = v.dot(n);
+    let alpha = 1.0 - kin.dissipation * vn;
+    if alpha <= 0.0 {
+        return None;
+    }
+    let p = p0 * alpha;
+    let vt = v - n * vn;
+    let s2 = vt.norm_squared() + kin.stiction_speed * kin.stiction_speed;
+    let s = s2.sqrt();
+    // T = n p − μ p vt/s with ∂p/∂v = −p0·d·n ⇒
+    // ∂T/∂v = c1·a·nᵀ − c2·(I − n nᵀ − t tᵀ), a = n − μ t, t = vt/s, c1 = −p0 d, c2 = μ p/s.
+    let t = vt / s;
+    let a = n - t * kin.friction;
+    let (c1, c2) = (-p0 * kin.dissipation, kin.friction * p / s);
+    let mut d: Matrix3 = a * n.transpose() * c1 + (n * n.transpose() + t * t.transpose()) * c2;
+    for k in 0..3 {
+        d[(k, k)] -= c2;
+    }
+    Some(d)
 }
 
 /// Adds `weight` × the derivative of the traction at x (and of its moment) with respect to the
@@ -176,23 +244,8 @@ fn add_jacobian(
     kin: &Kinetics,
     weight: f64,
 ) {
-    let vn = v.dot(n);
-    let p = p0 * (1.0 - kin.dissipation * vn);
-    if p <= 0.0 {
-        return;
-    }
-    let vt = v - n * vn;
-    let s2 = vt.norm_squared() + kin.stiction_speed * kin.stiction_speed;
-    let s = s2.sqrt();
-    // T = n p − μ p vt/s with ∂p/∂v = −p0·d·n ⇒
-    // ∂T/∂v = c1·a·nᵀ − c2·(I − n nᵀ − t tᵀ), a = n − μ t, t = vt/s, c1 = −p0 d, c2 = μ p/s.
-    let t = vt / s;
-    let a = n - t * kin.friction;
-    let (c1, c2) = (-p0 * kin.dissipation * weight, kin.friction * p / s * weight);
-    let mut d: Matrix3 = a * n.transpose() * c1 + (n * n.transpose() + t * t.transpose()) * c2;
-    for k in 0..3 {
-        d[(k, k)] -= c2;
-    }
+    let Some(d) = traction_velocity_derivative(p0, n, v, kin) else { return };
+    let d = d * weight;
     let xs = x.coords.cross_matrix();
     let dx = d * xs;
     let xd = xs * d;
@@ -206,4 +259,102 @@ fn add_jacobian(
             jac[(r + 3, c + 3)] -= xdx[(r, c)];
         }
     }
+}
+
+/// A quadrature point of the contact surface, for the stiffness.
+struct StiffnessPoint<'a> {
+    x: &'a Point3,
+    /// The primary's static pressure and its gradient there.
+    p0: f64,
+    gradient: &'a Vector3,
+    /// The surface normal (from the secondary into the primary).
+    n: &'a Vector3,
+    /// The secondary's pressure gradient, `None` when rigid.
+    secondary: Option<&'a Vector3>,
+}
+
+/// Adds `weight` × the derivative of the traction at a surface point (and of its moment about
+/// the origin) with respect to the secondary's displacement δy = δa + δφ × y, (u, w) fixed.
+///
+/// Elastic part, exact: the force on the primary is ∫_Ω ∇p dV over the primary's region Ω
+/// pushed by the secondary (p ≤ p_S), bounded by the surface and by where p = 0; p's field does
+/// not move with the secondary, so only the surface's normal motion ξ counts:
+/// δF = ∫ ∇p·ξ dA and δτ = ∫ (x × ∇p)·ξ dA, with ξ = n·δy on a rigid secondary and
+/// ξ = −∇p_S·δy/|∇p − ∇p_S| on a compliant one. No term comes from the creases between
+/// polygons, as it would by differentiating ∫ p·n dA polygon by polygon.
+///
+/// The rest (Hunt–Crossley's excess and friction), pointwise: the surface point moves by δy
+/// (rigid: the surface is the secondary's) or ξ·n (compliant), the normal turns with the
+/// secondary's gradient, the pressure and the relative velocity change with the point's motion.
+/// On a compliant pair this leaves out the creases' terms of the dissipative part only.
+fn add_stiffness(
+    k: &mut Matrix6<f64>,
+    point: &StiffnessPoint,
+    traction: &Vector3,
+    v: &Vector3,
+    kin: &Kinetics,
+    weight: f64,
+) {
+    let StiffnessPoint { x, p0, gradient: g, n, secondary } = *point;
+    let x = x.coords;
+    // ξ = c·δy = (c, x × c)·(δa, δφ).
+    let (c, dn_dphi) = match secondary {
+        None => (*n, -n.cross_matrix()),
+        Some(gs) => {
+            let len = (g - gs).norm();
+            let tangential = Matrix3::identity() - n * n.transpose();
+            (-gs / len, tangential * gs.cross_matrix() / len)
+        }
+    };
+    let xi = stack(&c, &x.cross(&c));
+    *k += stack(g, &x.cross(g)) * xi.transpose() * weight;
+    if kin.dissipation == 0.0 && kin.friction == 0.0 {
+        return;
+    }
+    // The point's motion δx = X·(δa, δφ) and the normal's δn = Nφ·δφ.
+    let mut motion = Matrix3x6::zeros();
+    match secondary {
+        None => {
+            motion.fixed_view_mut::<3, 3>(0, 0).copy_from(&Matrix3::identity());
+            motion.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-x.cross_matrix()));
+        }
+        Some(_) => motion = n * xi.transpose(),
+    }
+    let mut turn = Matrix3x6::zeros();
+    turn.fixed_view_mut::<3, 3>(0, 3).copy_from(&dn_dphi);
+    // R = T − p0·n, the traction beyond the elastic; its pointwise derivative with respect to
+    // p0, n and v.
+    let vn = v.dot(n);
+    let alpha = 1.0 - kin.dissipation * vn;
+    let rest = traction - n * p0;
+    let (dr_dp0, dr_dn, dr_dv) = match traction_velocity_derivative(p0, n, v, kin) {
+        Some(dv) => {
+            let p = p0 * alpha;
+            let vt = v - n * vn;
+            let s = (vt.norm_squared() + kin.stiction_speed * kin.stiction_speed).sqrt();
+            let mu = kin.friction;
+            let dt_dn: Matrix3 = Matrix3::identity() * p - n * v.transpose() * (p0 * kin.dissipation)
+                + vt * v.transpose() * (mu * p0 * kin.dissipation / s)
+                + (Matrix3::identity() * vn + n * v.transpose()) * (mu * p / s)
+                - vt * vt.transpose() * (mu * p * vn / (s * s * s));
+            let unit = (n - vt * (mu / s)) * alpha;
+            (unit - n, dt_dn - Matrix3::identity() * p0, dv)
+        }
+        // Separating faster than 1/d: no traction, R = −p0·n.
+        None => (-n, -Matrix3::identity() * p0, Matrix3::zeros()),
+    };
+    let dr: Matrix3x6<f64> =
+        dr_dp0 * (g.transpose() * motion) + dr_dn * turn + dr_dv * kin.w.cross_matrix() * motion;
+    let moment: Matrix3x6<f64> = x.cross_matrix() * dr - rest.cross_matrix() * motion;
+    for r in 0..3 {
+        for col in 0..6 {
+            k[(r, col)] += dr[(r, col)] * weight;
+            k[(r + 3, col)] += moment[(r, col)] * weight;
+        }
+    }
+}
+
+/// (a, b) as one 6-vector.
+fn stack(a: &Vector3, b: &Vector3) -> Vector6<f64> {
+    Vector6::new(a.x, a.y, a.z, b.x, b.y, b.z)
 }
