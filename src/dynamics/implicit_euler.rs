@@ -15,7 +15,7 @@
 use super::error::DynamicsError;
 use super::group_solve::{Groups, Weights, gyroscopic, set_velocity_and_advance};
 use super::world::World;
-use crate::contact::model::{Derivatives, PairMatrix};
+use crate::contact::model::{Derivatives, PairDerivatives};
 use crate::math::Vector3;
 use std::collections::BTreeMap;
 
@@ -23,28 +23,41 @@ use std::collections::BTreeMap;
 /// counted): the energy watch of the run catches one that goes wrong.
 pub const MAX_NEWTON_ITERATIONS: usize = 12;
 
-/// Steps a pair's contact stiffness is reused for before it is computed again. The stiffness
-/// only shapes Newton's matrix (the residual holds the exact forces), so a recent one converges
-/// to the same solution; computing it costs six contact queries per pair (finite differences).
-pub const STIFFNESS_REUSE_STEPS: u32 = 8;
+/// Steps a pair's derivatives are reused for before they are evaluated again. They only shape
+/// Newton's matrix (the residual holds the exact forces), so recent ones converge to the same
+/// solution; a force-only evaluation costs about half of one with derivatives.
+pub const DERIVATIVE_REUSE_STEPS: u32 = 8;
 
-/// The contact stiffness of each touching pair, kept across steps, with its age in steps.
-#[derive(Clone, Debug, Default)]
-pub struct StiffnessCache {
-    pairs: BTreeMap<(usize, usize), (PairMatrix, u32)>,
+/// Newton iterations within a step after which the derivatives are taken fresh at the iterate.
+const FRESH_DERIVATIVES_AFTER: usize = 2;
+
+/// The smallest convergence factor η a first update is trusted with.
+const MIN_ETA: f64 = 1e-3;
+
+/// The derivatives of each touching pair, kept across steps, with their age in steps; and
+/// Newton's last measured convergence factor η.
+#[derive(Clone, Debug)]
+pub struct DerivativeCache {
+    pairs: BTreeMap<(usize, usize), (PairDerivatives, u32)>,
+    eta: f64,
+    /// The last step's velocity change of each free body.
+    last_change: Option<Vec<BodyVelocity>>,
 }
 
-impl StiffnessCache {
+impl Default for DerivativeCache {
+    fn default() -> Self {
+        // No rate measured yet: a first update must itself be within the tolerance.
+        DerivativeCache { pairs: BTreeMap::new(), eta: 1.0, last_change: None }
+    }
+}
+
+impl DerivativeCache {
     /// At the start of a step: ages every entry and forgets those too old.
     fn age(&mut self) {
         self.pairs.retain(|_, (_, age)| {
             *age += 1;
-            *age < STIFFNESS_REUSE_STEPS
+            *age < DERIVATIVE_REUSE_STEPS
         });
-    }
-
-    fn known(&self) -> BTreeMap<(usize, usize), PairMatrix> {
-        self.pairs.iter().map(|(&p, (k, _))| (p, *k)).collect()
     }
 }
 
@@ -60,20 +73,26 @@ pub struct StepReport {
     pub converged: bool,
 }
 
-/// Advances `y` from `t` by `dt`, reusing and refreshing the pairs' stiffness in `cache`.
+/// Advances `y` from `t` by `dt`, reusing and refreshing the pairs' derivatives in `cache`.
 pub fn step(
     world: &World,
     t: f64,
     y: &mut [f64],
     dt: f64,
-    cache: &mut StiffnessCache,
+    cache: &mut DerivativeCache,
 ) -> Result<StepReport, DynamicsError> {
     cache.age();
     let start = y.to_vec();
     let free: Vec<usize> = (0..world.bodies.len()).filter(|&i| world.layout.offset[i].is_some()).collect();
     let gyro: Vec<Vector3> = free.iter().map(|&i| gyroscopic(world, i, &start)).collect();
-    // ΔV of the current iterate, per free body.
-    let mut dv = vec![(Vector3::zeros(), Vector3::zeros()); free.len()];
+    // ΔV of the current iterate, per free body: first the previous step's when that step was
+    // smooth (the accelerations carried over: exact in free flight and in steady contact),
+    // else none (the explicit prediction: after an impact, carrying its velocity change over
+    // would start Newton deep in the contact).
+    let mut dv = match &cache.last_change {
+        Some(last) if last.len() == free.len() => last.clone(),
+        _ => vec![(Vector3::zeros(), Vector3::zeros()); free.len()],
+    };
     let mut report = StepReport::default();
     let (mut dissipation, mut external_power) = (0.0, 0.0);
     // The last full Newton step (its start and direction) and its residual norm, for the line
@@ -81,17 +100,22 @@ pub fn step(
     // Newton step from far away can overshoot into a cycle.
     let mut last: Option<(Vec<BodyVelocity>, Vec<BodyVelocity>, f64)> = None;
     let mut fraction = 1.0;
-    for _ in 0..MAX_NEWTON_ITERATIONS {
+    // The size of the last full update relative to the tolerance, and the convergence factor η
+    // to trust for the first update (kept from earlier steps, nudged towards 1).
+    let mut previous_ratio: Option<f64> = None;
+    let first_eta = cache.eta.max(MIN_ETA).powf(0.8);
+    for iteration in 0..MAX_NEWTON_ITERATIONS {
         for (k, &i) in free.iter().enumerate() {
             set_velocity_and_advance(world, i, &start, dv[k], dt, y);
         }
-        let loads =
-            world.loads_with_known_stiffness(t + dt, y, Derivatives::VelocityAndPose, &cache.known())?;
+        if iteration == FRESH_DERIVATIVES_AFTER {
+            cache.pairs.clear();
+        }
+        let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| *d);
+        let loads = world.loads_with_known_derivatives(t + dt, y, Derivatives::VelocityAndPose, known)?;
         report.evaluations += 1;
         for (a, b, d) in &loads.derivatives {
-            if let Some(k) = d.pose {
-                cache.pairs.entry((*a, *b)).or_insert((k, 0));
-            }
+            cache.pairs.entry((*a, *b)).or_insert((*d, 0));
         }
         // R = M·ΔV − dt·(Q − ω×Iω), per free body.
         let residual: Vec<BodyVelocity> = free
@@ -109,6 +133,7 @@ pub fn step(
         {
             // Not a descent: back off along the same direction.
             fraction *= 0.5;
+            previous_ratio = None;
             for k in 0..free.len() {
                 dv[k] = (from[k].0 + direction[k].0 * fraction, from[k].1 + direction[k].1 * fraction);
             }
@@ -116,19 +141,32 @@ pub fn step(
         }
         dissipation = loads.dissipation;
         external_power = loads.external_power;
+        // The iterate already solves the step to within Newton's tolerance: M⁻¹·R bounds the
+        // update Newton would take (its matrix only adds contact stiffness and damping to M).
+        if within_tolerance(world, &free, &start, &dv, &residual) {
+            report.converged = true;
+            break;
+        }
         let groups = Groups::new(world, &loads);
         let weights = Weights { damping: dt, stiffness: dt * dt };
         let delta =
             groups.solve(world, (t, &start), &loads, weights, |k| (-residual[k].0, -residual[k].1))?;
-        let mut converged = true;
-        for (k, &i) in free.iter().enumerate() {
-            let o = world.layout.offset[i].unwrap_or(0);
-            let v = Vector3::new(start[o + 7], start[o + 8], start[o + 9]) + dv[k].0;
-            let w = Vector3::new(start[o + 10], start[o + 11], start[o + 12]) + dv[k].1;
-            let (dl, da) = delta[k];
-            converged &= dl.norm() <= LINEAR_TOLERANCE + 1e-6 * v.norm()
-                && da.norm() <= ANGULAR_TOLERANCE + 1e-6 * w.norm();
-        }
+        // Newton's error after this update is about η·|δ|, η = θ/(1 − θ) with θ the rate at
+        // which updates shrink: measured from two full updates of this step, else carried
+        // over from earlier steps (as Hairer & Wanner's RADAU5 does), so that a step whose
+        // first update is small needs no second evaluation.
+        let ratio = update_ratio(world, &free, &start, &dv, &delta);
+        let eta = match previous_ratio {
+            Some(r0) if r0 > 0.0 => {
+                let theta = ratio / r0;
+                let eta = if theta < 1.0 { theta / (1.0 - theta) } else { f64::INFINITY };
+                cache.eta = eta;
+                eta
+            }
+            _ => first_eta,
+        };
+        let converged = ratio <= 1.0 || eta * ratio <= 1.0;
+        previous_ratio = Some(ratio);
         last = Some((dv.clone(), delta.clone(), norm));
         fraction = 1.0;
         for k in 0..free.len() {
@@ -144,12 +182,14 @@ pub fn step(
         }
     }
     if !report.converged {
-        // A stale stiffness may be why: take fresh ones next step.
+        // Stale derivatives may be why: take fresh ones next step, and trust no rate.
         cache.pairs.clear();
+        cache.eta = 1.0;
     }
     for (k, &i) in free.iter().enumerate() {
         set_velocity_and_advance(world, i, &start, dv[k], dt, y);
     }
+    cache.last_change = (report.converged && report.evaluations <= 2).then_some(dv);
     let d = world.layout.dissipated();
     y[d] = start[d] + dt * dissipation;
     let w = world.layout.work();
@@ -176,6 +216,45 @@ fn residual_norm(world: &World, free: &[usize], y: &[f64], residual: &[BodyVeloc
         }
     }
     sum.sqrt()
+}
+
+/// The largest velocity update `delta` of any body relative to Newton's tolerance (≤ 1: within).
+fn update_ratio(
+    world: &World,
+    free: &[usize],
+    start: &[f64],
+    dv: &[BodyVelocity],
+    delta: &[BodyVelocity],
+) -> f64 {
+    free.iter().enumerate().fold(0.0, |worst: f64, (k, &i)| {
+        let o = world.layout.offset[i].unwrap_or(0);
+        let v = Vector3::new(start[o + 7], start[o + 8], start[o + 9]) + dv[k].0;
+        let w = Vector3::new(start[o + 10], start[o + 11], start[o + 12]) + dv[k].1;
+        let (dl, da) = delta[k];
+        let linear = dl.norm() / (LINEAR_TOLERANCE + 1e-6 * v.norm());
+        let angular = da.norm() / (ANGULAR_TOLERANCE + 1e-6 * w.norm());
+        worst.max(linear).max(angular)
+    })
+}
+
+/// Whether M⁻¹·R, body by body, is within Newton's tolerance on the update.
+fn within_tolerance(
+    world: &World,
+    free: &[usize],
+    start: &[f64],
+    dv: &[BodyVelocity],
+    residual: &[BodyVelocity],
+) -> bool {
+    let scaled: Vec<BodyVelocity> = free
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let inverse = world.world_inertia(i, start).try_inverse();
+            let angular = inverse.map_or(Vector3::repeat(f64::INFINITY), |inv| inv * residual[k].1);
+            (residual[k].0 / world.bodies[i].mass, angular)
+        })
+        .collect();
+    update_ratio(world, free, start, dv, &scaled) <= 1.0
 }
 
 /// Newton's tolerance on the velocity update: 1 µm/s (plus 1e-6 of the speed).

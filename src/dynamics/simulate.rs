@@ -127,7 +127,7 @@ pub fn run(
         Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt } => {
             let steps = (duration / dt).round().max(1.0) as u64;
             let every = ((output_dt / dt).round() as u64).max(1);
-            let mut stiffness = implicit_euler::StiffnessCache::default();
+            let mut stiffness = implicit_euler::DerivativeCache::default();
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
                 if let Integrator::ImplicitEuler { .. } = integrator {

@@ -8,10 +8,9 @@
 
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
-use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives, PairMatrix};
+use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 
 /// Numbers of state per free body.
 pub const BODY_STATE: usize = 13;
@@ -112,17 +111,17 @@ impl World {
     /// of mass; world frame) and the rate of dissipation; with `derivatives`, also each contact
     /// pair's derivatives of the generalized forces (about the centres of mass).
     pub fn loads(&self, t: f64, y: &[f64], derivatives: Derivatives) -> Result<Loads, DynamicsError> {
-        self.loads_with_known_stiffness(t, y, derivatives, &BTreeMap::new())
+        self.loads_with_known_derivatives(t, y, derivatives, |_| None)
     }
 
-    /// [`World::loads`], taking the stiffness of the pairs in `known` from there instead of
-    /// computing it (the implicit integrator reuses a pair's stiffness for a few steps).
-    pub fn loads_with_known_stiffness(
+    /// [`World::loads`], taking the derivatives of the pairs in `known` from there instead of
+    /// computing them (the implicit integrator reuses a pair's derivatives for a few steps).
+    pub fn loads_with_known_derivatives(
         &self,
         t: f64,
         y: &[f64],
         derivatives: Derivatives,
-        known: &BTreeMap<(usize, usize), PairMatrix>,
+        known: impl Fn((usize, usize)) -> Option<PairDerivatives> + Sync,
     ) -> Result<Loads, DynamicsError> {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
@@ -133,21 +132,25 @@ impl World {
         let movable = |i: usize| !matches!(self.bodies[i].motion, Motion::Fixed);
         let eval = |&(a, b): &(usize, usize)| {
             let refs = (&coms[a], &coms[b]);
+            // A pair whose derivatives are known is evaluated without them.
+            if derivatives != Derivatives::None
+                && let Some(known) = known((a, b))
+            {
+                let result = self.model.evaluate((a, b), &poses, refs, Derivatives::None)?;
+                return Ok(result.map(|(c, _)| (c, Some(known))));
+            }
             let mut result = self.model.evaluate((a, b), &poses, refs, derivatives)?;
             if derivatives == Derivatives::VelocityAndPose
                 && let Some((c, Some(d))) = &mut result
                 && d.pose.is_none()
             {
-                d.pose = Some(match known.get(&(a, b)) {
-                    Some(k) => *k,
-                    None => self.model.pose_stiffness(
-                        (a, b),
-                        &poses,
-                        refs,
-                        [movable(a), movable(b)],
-                        &c.wrench,
-                    )?,
-                });
+                d.pose = Some(self.model.pose_stiffness(
+                    (a, b),
+                    &poses,
+                    refs,
+                    [movable(a), movable(b)],
+                    &c.wrench,
+                )?);
             }
             Ok(result)
         };
