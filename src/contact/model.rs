@@ -173,10 +173,14 @@ impl ContactModel {
                     dissipation_power: c.dissipation_power,
                     energy: Some(c.energy),
                 };
-                // No analytic derivatives: damping and friction stay explicit, the stiffness
-                // comes from differences (ContactModel::pose_stiffness).
-                let derivatives = (derivatives != Derivatives::None)
-                    .then(|| PairDerivatives { velocity: PairMatrix::zeros(), pose: None });
+                // Damping and friction stay explicit (no velocity Jacobian); the stiffness is
+                // in closed form (contact/hertz/stiffness.rs).
+                let n_geo = m.law(a, b).map_or(1.5, |law| law.n_geo);
+                let derivatives = (derivatives != Derivatives::None).then(|| PairDerivatives {
+                    velocity: PairMatrix::zeros(),
+                    pose: (derivatives == Derivatives::VelocityAndPose)
+                        .then(|| super::hertz::stiffness::hertz_stiffness(&c, n_geo, refs)),
+                });
                 Ok(Some((contact, derivatives)))
             }
         }

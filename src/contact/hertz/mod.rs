@@ -13,6 +13,7 @@ mod minkowski;
 pub mod mpr;
 pub mod pair;
 pub mod setup;
+pub mod stiffness;
 
 pub use broad_phase::broad_phase;
 pub use collision_error::{Body, HertzGeometryError, MprError};

@@ -67,6 +67,8 @@ pub struct HertzContact {
     pub penetration: f64,
     /// The contact point (midpoint of the witness points).
     pub point: Point3,
+    /// The unit contact normal, out of `a` towards `b`.
+    pub normal: Vector3,
     /// The elastic energy k_red·c_res·c_geo·δ^2.5/2.5 (J).
     pub energy: f64,
     /// Power of the damping, friction and rolling resistance on the relative motion (W, ≤ 0).
@@ -118,6 +120,7 @@ pub fn hertz_pair(
         wrench: -on_b,
         penetration: delta,
         point,
+        normal: e_n,
         energy: law.elastic_energy(delta),
         dissipation_power,
         penetration_rate: delta_dot,
