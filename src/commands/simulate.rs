@@ -123,22 +123,27 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let mut progress = Progress::new(scene.sim.duration, args.progress);
     let mut plots = Plots::default();
     let (mut output_wall, mut frame) = (Duration::ZERO, 0usize);
+    // The run itself on a worker of a thread pool: the contact queries it spreads over threads
+    // many times per step then start without waking the calling thread.
+    let pool = rayon::ThreadPoolBuilder::new().build().context("starting the worker threads")?;
     let start = Instant::now();
-    let result = simulate::run(&world, &integrator, scene.sim.duration, output_dt, |sample| {
-        let begin = Instant::now();
-        let t = sample.t;
-        write_outputs(
-            &world,
-            sample,
-            &mut writer,
-            series.as_mut().filter(|_| frame % vtk_every == 0),
-            &mut plots,
-        )
-        .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
-        frame += 1;
-        progress.update(t);
-        output_wall += begin.elapsed();
-        Ok(Flow::Continue)
+    let result = pool.install(|| {
+        simulate::run(&world, &integrator, scene.sim.duration, output_dt, |sample| {
+            let begin = Instant::now();
+            let t = sample.t;
+            write_outputs(
+                &world,
+                sample,
+                &mut writer,
+                series.as_mut().filter(|_| frame % vtk_every == 0),
+                &mut plots,
+            )
+            .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+            frame += 1;
+            progress.update(t);
+            output_wall += begin.elapsed();
+            Ok(Flow::Continue)
+        })
     });
     let wall = start.elapsed();
     progress.finish();

@@ -11,6 +11,7 @@ use super::pressure_field::{
 use crate::math::{Isometry3, Point3, Twist, Wrench};
 use crate::scene::{ModelKind, Scene};
 use nalgebra::SMatrix;
+use std::sync::Arc;
 
 /// Derivative of a pair's generalized forces — (force on a, torque on a about its reference
 /// point, the same for b), world frame — with respect to the bodies' generalized velocities or
@@ -50,6 +51,10 @@ pub struct PairContact {
     /// The elastic energy when the model gives it with the wrench; else [`ContactModel::energy`].
     pub energy: Option<f64>,
 }
+
+/// A pair's derivatives, shared: they are large, and the implicit integrator keeps them for a
+/// few steps.
+pub type SharedDerivatives = Arc<PairDerivatives>;
 
 /// The derivatives of a pair's generalized forces (see [`PairMatrix`]).
 #[derive(Clone, Copy, Debug)]
@@ -142,7 +147,7 @@ impl ContactModel {
         poses: &[(Isometry3, Twist)],
         refs: (&Point3, &Point3),
         derivatives: Derivatives,
-    ) -> Result<Option<(PairContact, Option<PairDerivatives>)>, ContactError> {
+    ) -> Result<Option<(PairContact, Option<SharedDerivatives>)>, ContactError> {
         match self {
             ContactModel::PressureField(m) => {
                 let refs = (derivatives != Derivatives::None).then_some(refs);
@@ -160,7 +165,7 @@ impl ContactModel {
                     dissipation_power: r.dissipation_power,
                     energy: None,
                 };
-                Ok(Some((contact, j.map(|(velocity, pose)| PairDerivatives { velocity, pose }))))
+                Ok(Some((contact, j.map(|d| Arc::new(PairDerivatives { velocity: d.0, pose: d.1 })))))
             }
             ContactModel::Hertz(m) => {
                 let Some(c) = m.contact(a, b, poses).transpose()?.flatten() else { return Ok(None) };
@@ -176,10 +181,12 @@ impl ContactModel {
                 // Damping and friction stay explicit (no velocity Jacobian); the stiffness is
                 // in closed form (contact/hertz/stiffness.rs).
                 let n_geo = m.law(a, b).map_or(1.5, |law| law.n_geo);
-                let derivatives = (derivatives != Derivatives::None).then(|| PairDerivatives {
-                    velocity: PairMatrix::zeros(),
-                    pose: (derivatives == Derivatives::VelocityAndPose)
-                        .then(|| super::hertz::stiffness::hertz_stiffness(&c, n_geo, refs)),
+                let derivatives = (derivatives != Derivatives::None).then(|| {
+                    Arc::new(PairDerivatives {
+                        velocity: PairMatrix::zeros(),
+                        pose: (derivatives == Derivatives::VelocityAndPose)
+                            .then(|| super::hertz::stiffness::hertz_stiffness(&c, n_geo, refs)),
+                    })
                 });
                 Ok(Some((contact, derivatives)))
             }

@@ -18,6 +18,7 @@ use super::world::World;
 use crate::contact::model::{Derivatives, PairDerivatives};
 use crate::math::Vector3;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Newton iterations per step at most; a step that has not converged by then is kept (and
 /// counted): the energy watch of the run catches one that goes wrong.
@@ -38,7 +39,7 @@ const MIN_ETA: f64 = 1e-3;
 /// Newton's last measured convergence factor η.
 #[derive(Clone, Debug)]
 pub struct DerivativeCache {
-    pairs: BTreeMap<(usize, usize), (PairDerivatives, u32)>,
+    pairs: BTreeMap<(usize, usize), (Arc<PairDerivatives>, u32)>,
     eta: f64,
     /// The last step's velocity change of each free body.
     last_change: Option<Vec<BodyVelocity>>,
@@ -111,11 +112,11 @@ pub fn step(
         if iteration == FRESH_DERIVATIVES_AFTER {
             cache.pairs.clear();
         }
-        let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| *d);
+        let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| Arc::clone(d));
         let loads = world.loads_with_known_derivatives(t + dt, y, Derivatives::VelocityAndPose, known)?;
         report.evaluations += 1;
         for (a, b, d) in &loads.derivatives {
-            cache.pairs.entry((*a, *b)).or_insert((*d, 0));
+            cache.pairs.entry((*a, *b)).or_insert((Arc::clone(d), 0));
         }
         // R = M·ΔV − dt·(Q − ω×Iω), per free body.
         let residual: Vec<BodyVelocity> = free

@@ -11,6 +11,7 @@ use super::error::DynamicsError;
 use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Numbers of state per free body.
 pub const BODY_STATE: usize = 13;
@@ -121,7 +122,7 @@ impl World {
         t: f64,
         y: &[f64],
         derivatives: Derivatives,
-        known: impl Fn((usize, usize)) -> Option<PairDerivatives> + Sync,
+        known: impl Fn((usize, usize)) -> Option<Arc<PairDerivatives>> + Sync,
     ) -> Result<Loads, DynamicsError> {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
@@ -144,7 +145,7 @@ impl World {
                 && let Some((c, Some(d))) = &mut result
                 && d.pose.is_none()
             {
-                d.pose = Some(self.model.pose_stiffness(
+                Arc::make_mut(d).pose = Some(self.model.pose_stiffness(
                     (a, b),
                     &poses,
                     refs,
@@ -424,7 +425,7 @@ pub struct Loads {
     /// The touching pairs.
     pub contacts: Vec<PairContact>,
     /// (a, b, derivatives) of each touching pair, when asked for.
-    pub derivatives: Vec<(usize, usize, PairDerivatives)>,
+    pub derivatives: Vec<(usize, usize, Arc<PairDerivatives>)>,
 }
 
 impl Loads {

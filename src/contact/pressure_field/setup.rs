@@ -101,12 +101,13 @@ impl PressureFieldModel {
         poses: &[(Isometry3, Twist)],
         refs: Option<(&Point3, &Point3)>,
         stiffness: bool,
-    ) -> Result<(pf::PairWrench, Option<PairDerivatives>), PressureFieldError> {
+    ) -> Result<(pf::PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
         match refs {
             Some(refs) => {
                 let (w, j, k) = pf::evaluate_pair_with_derivatives(sa, sb, refs, &self.options, stiffness)?;
-                Ok((w, Some((j, k))))
+                // Boxed: the matrices are large, and most queries carry none.
+                Ok((w, Some(Box::new((j, k)))))
             }
             None => Ok((pf::evaluate_pair(sa, sb, &self.options)?, None)),
         }

@@ -120,48 +120,68 @@ pub fn integrate_polygon(
     // the round-off sign of its distance: drop such in-line vertices, so that the quadrature
     // points (which follow the vertices) do not jump between nearby poses.
     let mut kept = [Point3::origin(); MAX_POLYGON_VERTICES];
-    let m = without_inline_vertices(points, &mut kept);
+    let m = without_inline_vertices(points, n, &mut kept);
     if m < 3 {
         return;
     }
     let points = &kept[..m];
+    // Twice the signed area of triangle (o, a, b) about n: the polygon is planar with normal n,
+    // so no square roots are needed.
+    let area2 = |o: &Point3, a: &Point3, b: &Point3| (a - o).cross(&(b - o)).dot(n);
     // Area centroid.
     let x0 = points[0];
     let (mut area, mut moment) = (0.0, Vector3::zeros());
     for k in 1..m - 1 {
-        let a = 0.5 * (points[k] - x0).cross(&(points[k + 1] - x0)).norm();
+        let a = area2(&x0, &points[k], &points[k + 1]);
         area += a;
-        moment += (x0.coords + points[k].coords + points[k + 1].coords) * (a / 3.0);
+        moment += (x0.coords + points[k].coords + points[k + 1].coords) * a;
     }
-    if area <= 0.0 {
+    if area == 0.0 {
         return;
     }
-    let c = Point3::from(moment / area);
+    let c = Point3::from(moment / (3.0 * area));
+    let orientation = 0.5 * area.signum();
+    let area = area.abs() * 0.5;
     // The edge-midpoint rule on each fan triangle (c, x_k, x_k+1): degree 2, weights A/3 at the
     // three edge midpoints. Neighbouring triangles share their spoke midpoints, so a polygon
-    // of m sides needs 2m points: m spoke midpoints and m side midpoints.
+    // of m sides needs 2m points: m spoke midpoints and m side midpoints. The static pressure
+    // is linear: its value at a midpoint is the mean of the ends'.
     let mut tri_area = [0.0; MAX_POLYGON_VERTICES];
+    let mut q = [0.0; MAX_POLYGON_VERTICES];
     for k in 0..m {
-        tri_area[k] = 0.5 * (points[k] - c).cross(&(points[(k + 1) % m] - c)).norm();
+        tri_area[k] = (area2(&c, &points[k], &points[(k + 1) % m]) * orientation).max(0.0);
+        q[k] = p0.value(&points[k]);
     }
+    let qc = p0.value(&c);
+    let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
+    // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
+    let (mut m0, mut m1, mut m2) = (0.0, Vector3::zeros(), Matrix3::zeros());
     let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
     for k in 0..m {
         let prev = if k == 0 { m - 1 } else { k - 1 };
+        let next = (k + 1) % m;
         let spoke = (tri_area[prev] + tri_area[k]) / 3.0;
         let side = tri_area[k] / 3.0;
-        let (xk, xn) = (points[k], points[(k + 1) % m]);
-        for (x, weight) in [(nalgebra::center(&c, &xk), spoke), (nalgebra::center(&xk, &xn), side)] {
+        let (xk, xn) = (points[k], points[next]);
+        for (x, q0, weight) in [
+            (nalgebra::center(&c, &xk), 0.5 * (qc + q[k]), spoke),
+            (nalgebra::center(&xk, &xn), 0.5 * (q[k] + q[next]), side),
+        ] {
             if weight == 0.0 {
                 continue;
             }
-            let q0 = p0.value(&x);
             let (t, v) = traction(&x, q0, n, kin);
             if kin.jacobian {
                 add_jacobian(&mut acc.jacobian, &x, q0, n, &v, kin, weight);
             }
-            if kin.stiffness {
-                let point = StiffnessPoint { x: &x, p0: q0, gradient: &p0.gradient, n, secondary };
-                add_stiffness(&mut acc.stiffness, &point, &t, &v, kin, weight);
+            if let Some(surface) = &surface {
+                m0 += weight;
+                m1 += x.coords * weight;
+                m2 += x.coords * x.coords.transpose() * weight;
+                if kin.dissipation != 0.0 || kin.friction != 0.0 {
+                    let point = StiffnessPoint { x: &x, p0: q0, gradient: &p0.gradient, n };
+                    add_dissipative_stiffness(&mut acc.stiffness, surface, &point, &t, &v, kin, weight);
+                }
             }
             let t = t * weight;
             force += t;
@@ -169,6 +189,9 @@ pub fn integrate_polygon(
             // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
             power += (t - n * (q0 * weight)).dot(&v);
         }
+    }
+    if let Some(surface) = &surface {
+        surface.add_elastic(&mut acc.stiffness, &p0.gradient, (m0, &m1, &m2));
     }
     acc.force += force;
     acc.torque += torque;
@@ -179,14 +202,20 @@ pub fn integrate_polygon(
 
 /// Copies the polygon's vertices into `out` without those in line with their neighbours
 /// (within round-off: a relative cross product below 1e-12), and returns how many are left.
-fn without_inline_vertices(points: &[Point3], out: &mut [Point3; MAX_POLYGON_VERTICES]) -> usize {
+fn without_inline_vertices(
+    points: &[Point3],
+    normal: &Vector3,
+    out: &mut [Point3; MAX_POLYGON_VERTICES],
+) -> usize {
     let m = points.len();
     let mut n = 0;
     for k in 0..m {
         let prev = if n == 0 { points[m - 1] } else { out[n - 1] };
         let (x, next) = (points[k], points[(k + 1) % m]);
         let (a, b) = (x - prev, next - x);
-        if a.cross(&b).norm() <= 1e-12 * (a.norm_squared() + b.norm_squared()) && a.dot(&b) >= 0.0 {
+        // In the polygon's plane a × b lies along n.
+        if a.cross(&b).dot(normal).abs() <= 1e-12 * (a.norm_squared() + b.norm_squared()) && a.dot(&b) >= 0.0
+        {
             continue;
         }
         out[n] = x;
@@ -269,14 +298,12 @@ struct StiffnessPoint<'a> {
     gradient: &'a Vector3,
     /// The surface normal (from the secondary into the primary).
     n: &'a Vector3,
-    /// The secondary's pressure gradient, `None` when rigid.
-    secondary: Option<&'a Vector3>,
 }
 
-/// Adds `weight` × the derivative of the traction at a surface point (and of its moment about
-/// the origin) with respect to the secondary's displacement δy = δa + δφ × y, (u, w) fixed.
+/// How a polygon of the contact surface moves when the secondary is displaced by
+/// δy = δa + δφ × y (primary frame).
 ///
-/// Elastic part, exact: the force on the primary is ∫_Ω ∇p dV over the primary's region Ω
+/// Elastic stiffness, exact: the force on the primary is ∫_Ω ∇p dV over the primary's region Ω
 /// pushed by the secondary (p ≤ p_S), bounded by the surface and by where p = 0; p's field does
 /// not move with the secondary, so only the surface's normal motion ξ counts:
 /// δF = ∫ ∇p·ξ dA and δτ = ∫ (x × ∇p)·ξ dA, with ξ = n·δy on a rigid secondary and
@@ -287,43 +314,74 @@ struct StiffnessPoint<'a> {
 /// (rigid: the surface is the secondary's) or ξ·n (compliant), the normal turns with the
 /// secondary's gradient, the pressure and the relative velocity change with the point's motion.
 /// On a compliant pair this leaves out the creases' terms of the dissipative part only.
-fn add_stiffness(
+struct SurfaceMotion {
+    /// ξ = c·δy.
+    c: Vector3,
+    /// δn = turn·δφ.
+    turn: Matrix3,
+    /// Whether the surface is the (rigid) secondary's own.
+    rigid: bool,
+}
+
+impl SurfaceMotion {
+    fn new(n: &Vector3, g: &Vector3, secondary: Option<&Vector3>) -> SurfaceMotion {
+        match secondary {
+            None => SurfaceMotion { c: *n, turn: -n.cross_matrix(), rigid: true },
+            Some(gs) => {
+                let len = (g - gs).norm();
+                let tangential = Matrix3::identity() - n * n.transpose();
+                SurfaceMotion { c: -gs / len, turn: tangential * gs.cross_matrix() / len, rigid: false }
+            }
+        }
+    }
+
+    /// Adds the elastic stiffness of a polygon with pressure gradient `g` and moments
+    /// (∫dA, ∫x dA, ∫x xᵀ dA): ∫ (g, x × g)·(c, x × c)ᵀ dA.
+    fn add_elastic(&self, k: &mut Matrix6<f64>, g: &Vector3, (m0, m1, m2): (f64, &Vector3, &Matrix3)) {
+        let c = &self.c;
+        // (x × g)(x × c)ᵀ = −[g]×·x xᵀ·[c]×.
+        let blocks = [
+            (0, 0, g * c.transpose() * m0),
+            (0, 3, g * m1.cross(c).transpose()),
+            (3, 0, m1.cross(g) * c.transpose()),
+            (3, 3, -(g.cross_matrix() * m2 * c.cross_matrix())),
+        ];
+        for (r, col, b) in blocks {
+            let mut view = k.fixed_view_mut::<3, 3>(r, col);
+            view += b;
+        }
+    }
+
+    /// The point's motion δx = X·(δa, δφ).
+    fn point_motion(&self, x: &Vector3, n: &Vector3) -> Matrix3x6<f64> {
+        if self.rigid {
+            let mut motion = Matrix3x6::zeros();
+            motion.fixed_view_mut::<3, 3>(0, 0).copy_from(&Matrix3::identity());
+            motion.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-x.cross_matrix()));
+            motion
+        } else {
+            n * stack(&self.c, &x.cross(&self.c)).transpose()
+        }
+    }
+}
+
+/// Adds `weight` × the derivative of the dissipative traction R = T − p0·n at a surface point
+/// (and of its moment about the origin) with respect to the secondary's displacement, (u, w)
+/// fixed (see [`SurfaceMotion`]).
+fn add_dissipative_stiffness(
     k: &mut Matrix6<f64>,
+    surface: &SurfaceMotion,
     point: &StiffnessPoint,
     traction: &Vector3,
     v: &Vector3,
     kin: &Kinetics,
     weight: f64,
 ) {
-    let StiffnessPoint { x, p0, gradient: g, n, secondary } = *point;
+    let StiffnessPoint { x, p0, gradient: g, n } = *point;
     let x = x.coords;
-    // ξ = c·δy = (c, x × c)·(δa, δφ).
-    let (c, dn_dphi) = match secondary {
-        None => (*n, -n.cross_matrix()),
-        Some(gs) => {
-            let len = (g - gs).norm();
-            let tangential = Matrix3::identity() - n * n.transpose();
-            (-gs / len, tangential * gs.cross_matrix() / len)
-        }
-    };
-    let xi = stack(&c, &x.cross(&c));
-    *k += stack(g, &x.cross(g)) * xi.transpose() * weight;
-    if kin.dissipation == 0.0 && kin.friction == 0.0 {
-        return;
-    }
-    // The point's motion δx = X·(δa, δφ) and the normal's δn = Nφ·δφ.
-    let mut motion = Matrix3x6::zeros();
-    match secondary {
-        None => {
-            motion.fixed_view_mut::<3, 3>(0, 0).copy_from(&Matrix3::identity());
-            motion.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-x.cross_matrix()));
-        }
-        Some(_) => motion = n * xi.transpose(),
-    }
+    let motion = surface.point_motion(&x, n);
     let mut turn = Matrix3x6::zeros();
-    turn.fixed_view_mut::<3, 3>(0, 3).copy_from(&dn_dphi);
-    // R = T − p0·n, the traction beyond the elastic; its pointwise derivative with respect to
-    // p0, n and v.
+    turn.fixed_view_mut::<3, 3>(0, 3).copy_from(&surface.turn);
     let vn = v.dot(n);
     let alpha = 1.0 - kin.dissipation * vn;
     let rest = traction - n * p0;
