@@ -4,6 +4,9 @@
 # pressure field model (examples/<scene>.toml) and under the Hertz model
 # (examples/hertz_<scene>.toml).
 #
+# Then boxes_64 with hydroelastic modulus 1e8 beside Drake on the same grid
+# (scripts/drake_boxes_modulus.py).
+#
 # Usage: scripts/bench_sim.sh        (from any folder; ANCHORS=path overrides ../shared/anchors)
 # Prints a table: real-time factors, their ratios, and the final height of body b0.
 set -euo pipefail
@@ -24,7 +27,9 @@ echo "bench_sim: running the Drake and MuJoCo anchors" >&2
 measure() {
   local scene=$1 best=""
   for k in 1 2 3; do
-    line=$("$bin" simulate "examples/$scene.toml" --out "$work/$scene" 2>/dev/null)
+    local file=examples/$scene.toml
+  [ -f "$file" ] || file=$work/$scene.toml
+  line=$("$bin" simulate "$file" --out "$work/$scene" 2>/dev/null)
     rtf=$(sed -E 's/.*\(([0-9.]+) without outputs\).*/\1/' <<< "$line")
     best=$(python3 -c "import sys; print(max(float(x) for x in sys.argv[1:] if x))" $rtf $best)
   done
@@ -38,7 +43,13 @@ for scene in sphere_drop box_drop boxes_16 boxes_64; do
   echo "$scene $(measure "$scene") $(measure "hertz_$scene")" >> "$work/ours.txt"
 done
 
-python3 - "$work/anchors.txt" "$work/ours.txt" <<'PY'
+# boxes_64 at E = 1e8, ours and Drake's.
+sed 's/hydroelastic_modulus = 1e6/hydroelastic_modulus = 1e8/' examples/boxes_64.toml > "$work/boxes_64_e8.toml"
+venv=${ANCHOR_VENV:-$HOME/.cache/contactlab-anchors}
+"$venv/bin/python" scripts/drake_boxes_modulus.py 1e8 2>&1 | grep -v '^WARNING:drake' > "$work/drake_e8.txt"
+echo "$(measure boxes_64_e8)" > "$work/ours_e8.txt"
+
+python3 - "$work/anchors.txt" "$work/ours.txt" "$work/drake_e8.txt" "$work/ours_e8.txt" <<'PY'
 import re, sys
 anchors, ours = open(sys.argv[1]).read(), open(sys.argv[2]).read().split("\n")
 def table(name):
@@ -51,4 +62,8 @@ for line in filter(None, ours):
     rtf, z, hrtf, hz = float(rtf), float(z), float(hrtf), float(hz)
     d, m = drake[scene], mujoco[scene]
     print(f"{scene:12} {rtf:14.1f} {d[0]:10.2f} {m[0]:10.1f} {rtf/d[0]:8.1f} {rtf/m[0]:9.2f} {z:11.5f} {d[1]:8.5f} {m[1]:8.5f} {hrtf:10.1f} {hrtf/m[0]:9.2f} {hz:8.5f}")
+drake_e8 = re.search(r"realtime_factor=([\d.]+) z0_final=([-\d.]+)", open(sys.argv[3]).read())
+rtf, z = map(float, open(sys.argv[4]).read().split())
+d_rtf, d_z = float(drake_e8[1]), float(drake_e8[2])
+print(f"\nboxes_64, E = 1e8: contactlab rtf {rtf:.2f}, Drake {d_rtf:.2f} (÷ Drake {rtf/d_rtf:.1f}); final z of b0 {z:.5f}, Drake {d_z:.5f}")
 PY

@@ -14,7 +14,7 @@
 use crate::field::LinearField;
 use crate::geometry::clip::MAX_POLYGON_VERTICES;
 use crate::math::{Matrix3, Point3, Vector3};
-use nalgebra::{Matrix3x6, Matrix6, Vector6};
+use nalgebra::Matrix6;
 
 /// Velocity-dependent parameters of a pair, in the primary body's frame.
 #[derive(Clone, Copy, Debug)]
@@ -352,15 +352,12 @@ impl SurfaceMotion {
         }
     }
 
-    /// The point's motion δx = X·(δa, δφ).
-    fn point_motion(&self, x: &Vector3, n: &Vector3) -> Matrix3x6<f64> {
+    /// The point's motion δx = P·δa + Q·δφ, as (P, Q).
+    fn point_motion(&self, x: &Vector3, n: &Vector3) -> (Matrix3, Matrix3) {
         if self.rigid {
-            let mut motion = Matrix3x6::zeros();
-            motion.fixed_view_mut::<3, 3>(0, 0).copy_from(&Matrix3::identity());
-            motion.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-x.cross_matrix()));
-            motion
+            (Matrix3::identity(), -x.cross_matrix())
         } else {
-            n * stack(&self.c, &x.cross(&self.c)).transpose()
+            (n * self.c.transpose(), n * x.cross(&self.c).transpose())
         }
     }
 }
@@ -379,9 +376,6 @@ fn add_dissipative_stiffness(
 ) {
     let StiffnessPoint { x, p0, gradient: g, n } = *point;
     let x = x.coords;
-    let motion = surface.point_motion(&x, n);
-    let mut turn = Matrix3x6::zeros();
-    turn.fixed_view_mut::<3, 3>(0, 3).copy_from(&surface.turn);
     let vn = v.dot(n);
     let alpha = 1.0 - kin.dissipation * vn;
     let rest = traction - n * p0;
@@ -401,18 +395,16 @@ fn add_dissipative_stiffness(
         // Separating faster than 1/d: no traction, R = −p0·n.
         None => (-n, -Matrix3::identity() * p0, Matrix3::zeros()),
     };
-    let dr: Matrix3x6<f64> =
-        dr_dp0 * (g.transpose() * motion) + dr_dn * turn + dr_dv * kin.w.cross_matrix() * motion;
-    let moment: Matrix3x6<f64> = x.cross_matrix() * dr - rest.cross_matrix() * motion;
-    for r in 0..3 {
-        for col in 0..6 {
-            k[(r, col)] += dr[(r, col)] * weight;
-            k[(r + 3, col)] += moment[(r, col)] * weight;
-        }
+    // Blocks of 3: the point's motion [P, Q], the normal's turn [0, T].
+    let (p_block, q_block) = surface.point_motion(&x, n);
+    let a = (dr_dp0 * g.transpose() + dr_dv * kin.w.cross_matrix()) * weight;
+    let dr0 = if surface.rigid { a } else { a * p_block };
+    let dr1 = a * q_block + dr_dn * surface.turn * weight;
+    let (xs, rs) = (x.cross_matrix(), rest.cross_matrix() * weight);
+    let m0 = xs * dr0 - if surface.rigid { rs } else { rs * p_block };
+    let m1 = xs * dr1 - rs * q_block;
+    for (r, c, b) in [(0, 0, dr0), (0, 3, dr1), (3, 0, m0), (3, 3, m1)] {
+        let mut view = k.fixed_view_mut::<3, 3>(r, c);
+        view += b;
     }
-}
-
-/// (a, b) as one 6-vector.
-fn stack(a: &Vector3, b: &Vector3) -> Vector6<f64> {
-    Vector6::new(a.x, a.y, a.z, b.x, b.y, b.z)
 }
