@@ -161,3 +161,63 @@ contact = { compliance = "compliant", hydroelastic_modulus = 1e9, dissipation = 
         assert!(row.split(',').all(|f| f.parse::<f64>().is_ok_and(f64::is_finite)), "row {row}");
     }
 }
+
+/// A scene with one sphere over the ground and the given `[sim]` lines.
+fn sphere_scene(dir: &Path, sim: &str) -> String {
+    let path = dir.join("scene.toml");
+    let text = format!(
+        "[sim]\n{sim}\n[[body]]\nname = \"ground\"\nfixed = true\nshape = {{ type = \"halfspace\" }}\n\
+         [[body]]\nname = \"ball\"\nmass = 1.0\nposition = [0, 0, 0.2]\nshape = {{ type = \"sphere\", radius = 0.05 }}\n\
+         contact = {{ compliance = \"compliant\", hydroelastic_modulus = 1e6, resolution = 0.02 }}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn runs_that_would_never_end_or_overshoot_are_rejected_at_load() {
+    let dir = temp_dir("budgets");
+    let out = dir.join("out");
+    for (sim, expected) in [
+        (
+            "duration = 0.05\ndt = 0.5",
+            "[sim] dt = 0.5 s is longer than duration = 0.05 s (the run would simulate 0.5 s); use dt ≤ duration",
+        ),
+        (
+            "duration = 0.05\ndt = 1e-300",
+            "[sim] duration / dt = 5e298 steps, more than the 1e9 a run may take",
+        ),
+        ("duration = 1e300", "[sim] duration / dt = 1e303 steps, more than the 1e9 a run may take"),
+        (
+            "duration = 1e300\nintegrator = \"dopri5\"",
+            "[sim] duration / output_dt = 1e303 output rows, more than the 1e9 a run may take",
+        ),
+    ] {
+        let scene = sphere_scene(&dir, sim);
+        let start = std::time::Instant::now();
+        let run = contactlab(&["simulate", &scene, "--out", out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{sim}: should fail");
+        assert!(stderr.contains(expected), "{sim}: {stderr}");
+        assert!(start.elapsed().as_secs_f64() < 20.0, "{sim}: took {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn max_wall_time_stops_a_run_and_keeps_its_outputs() {
+    let dir = temp_dir("wall");
+    let out = dir.join("out");
+    let scene = sphere_scene(&dir, "duration = 1000\nmax_wall_time = 0.2");
+    let start = std::time::Instant::now();
+    let run = contactlab(&["simulate", &scene, "--out", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "a run cut short must not report success");
+    assert!(stderr.contains("it reached [sim] max_wall_time = 0.2 s"), "{stderr}");
+    assert!(start.elapsed().as_secs_f64() < 20.0);
+    // Complete rows up to the stop, all finite.
+    let energy = lines(&out.join("energy.csv"));
+    assert!(energy.len() > 10);
+    let last: Vec<f64> = energy.last().unwrap().split(',').map(|x| x.parse().unwrap()).collect();
+    assert!(last.iter().all(|x| x.is_finite()) && last[0] > 0.0 && last[0] < 1000.0, "{last:?}");
+    assert!(stderr.contains(&format!("simulation stopped at t = {} s", last[0])), "{stderr}");
+}

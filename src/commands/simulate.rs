@@ -89,7 +89,17 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
                 "[sim] rtol/atol are for the adaptive integrators (dopri5, radau5), not {name}; remove them or pick one of those"
             );
         }
-        Ok(sim.dt.unwrap_or(1e-3))
+        let dt = sim.dt.unwrap_or(1e-3);
+        if dt > sim.duration {
+            bail!(
+                "[sim] dt = {} s is longer than duration = {} s (the run would simulate {} s); use dt ≤ duration",
+                fmt_g(dt),
+                fmt_g(sim.duration),
+                fmt_g(dt)
+            );
+        }
+        check_count("steps", "duration / dt", sim.duration / dt, "a larger dt or a shorter duration")?;
+        Ok(dt)
     };
     let integrator = match name {
         "implicit_euler" => Integrator::ImplicitEuler { dt: fixed_step(name)? },
@@ -104,7 +114,44 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
         _ => 1e-3,
     }
     .min(sim.duration);
+    check_count(
+        "output rows",
+        "duration / output_dt",
+        sim.duration / output_dt,
+        "a larger output_dt or a shorter duration",
+    )?;
     Ok((integrator, output_dt))
+}
+
+/// The most steps, or output rows, a run may take: beyond this a run would not end in any
+/// sensible time (about 10 minutes per 1e6 steps of a small scene, far more of a large one).
+pub const MAX_RUN_COUNT: f64 = 1e9;
+
+/// Rejects a run whose `what` (= `ratio`, named `expression`) exceeds [`MAX_RUN_COUNT`].
+fn check_count(what: &str, expression: &str, ratio: f64, fix: &str) -> Result<()> {
+    if !(ratio <= MAX_RUN_COUNT) {
+        bail!(
+            "[sim] {expression} = {} {what}, more than the {} a run may take; use {fix}",
+            fmt_g(ratio),
+            fmt_g(MAX_RUN_COUNT)
+        );
+    }
+    Ok(())
+}
+
+/// A number in at most 4 significant digits (1e-300 stays 1e-300, not 300 digits).
+fn fmt_g(x: f64) -> String {
+    if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-3) {
+        let s = format!("{x:.3e}");
+        // 1.000e9 → 1e9
+        match s.split_once('e') {
+            Some((m, e)) => format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.')),
+            None => s,
+        }
+    } else {
+        let s = format!("{x:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
 }
 
 /// Most VTK frames written: a frame holds every mesh, so they are thinned to at most this many.
@@ -127,6 +174,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     // many times per step then start without waking the calling thread.
     let pool = rayon::ThreadPoolBuilder::new().build().context("starting the worker threads")?;
     let start = Instant::now();
+    let mut out_of_time = None;
     let result = pool.install(|| {
         simulate::run(&world, &integrator, scene.sim.duration, output_dt, |sample| {
             let begin = Instant::now();
@@ -142,6 +190,13 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             frame += 1;
             progress.update(t);
             output_wall += begin.elapsed();
+            if let Some(limit) = scene.sim.max_wall_time
+                && start.elapsed().as_secs_f64() > limit
+                && t < scene.sim.duration
+            {
+                out_of_time = Some((t, limit));
+                return Ok(Flow::Stop);
+            }
             Ok(Flow::Continue)
         })
     });
@@ -162,6 +217,15 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     }
     let stats = result
         .with_context(|| format!("simulation stopped (outputs up to then are in {})", args.out.display()))?;
+    if let Some((t, limit)) = out_of_time {
+        bail!(
+            "simulation stopped at t = {} s of {} s: it reached [sim] max_wall_time = {} s (outputs up to then are in {}); raise max_wall_time or remove it",
+            fmt_g(t),
+            fmt_g(scene.sim.duration),
+            fmt_g(limit),
+            args.out.display()
+        );
+    }
     Ok(Summary { stats, integrator: name.into(), wall, output_wall })
 }
 

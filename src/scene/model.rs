@@ -104,6 +104,9 @@ pub struct SimSettings {
     pub atol: Option<f64>,
     /// Interval (s) between output rows, > 0; default: the integrator's choice.
     pub output_dt: Option<f64>,
+    /// Wall-clock budget of a run (s), > 0: `simulate` stops at the first output past it,
+    /// keeping its outputs. `None`: no limit.
+    pub max_wall_time: Option<f64>,
 }
 
 impl Default for SimSettings {
@@ -113,6 +116,7 @@ impl Default for SimSettings {
             gravity: Vector3::new(0.0, 0.0, -9.81),
             integrator: None,
             output_dt: None,
+            max_wall_time: None,
             dt: None,
             rtol: None,
             atol: None,

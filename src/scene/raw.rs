@@ -49,6 +49,7 @@ pub(super) struct RawSim {
     pub rtol: Option<f64>,
     pub atol: Option<f64>,
     pub output_dt: Option<f64>,
+    pub max_wall_time: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]

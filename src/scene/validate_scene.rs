@@ -29,6 +29,7 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
         rtol: opt("rtol", raw.rtol)?,
         atol: opt("atol", raw.atol)?,
         output_dt: opt("output_dt", raw.output_dt)?,
+        max_wall_time: opt("max_wall_time", raw.max_wall_time)?,
     })
 }
 
