@@ -129,7 +129,7 @@ pub const MAX_RUN_COUNT: f64 = 1e9;
 
 /// Rejects a run whose `what` (= `ratio`, named `expression`) exceeds [`MAX_RUN_COUNT`].
 fn check_count(what: &str, expression: &str, ratio: f64, fix: &str) -> Result<()> {
-    if !(ratio <= MAX_RUN_COUNT) {
+    if ratio.is_nan() || ratio > MAX_RUN_COUNT {
         bail!(
             "[sim] {expression} = {} {what}, more than the {} a run may take; use {fix}",
             fmt_g(ratio),
