@@ -196,17 +196,43 @@ fn mesh_field(
             ));
             notes.extend(meshed.warnings.iter().cloned());
             let distance = tet_mesher::SurfaceDistance::new(surface);
-            let boundary = meshed.on_surface.clone();
-            let depth: Vec<f64> = meshed
-                .mesh
+            let (mesh, boundary, on_level) = match core {
+                // A skin over a rigid core: the core's boundary (depth = h) on mesh vertices.
+                laplace::Core::SkinDepth(h) => {
+                    let inward =
+                        |p: &Point3| distance.closest_point(p).and_then(|(q, _)| (p - q).try_normalize(0.0));
+                    let depth = |p: &Point3| distance.distance(p);
+                    let c = tet_mesher::conform_to_level_set(
+                        &meshed.mesh,
+                        &meshed.on_surface,
+                        &depth,
+                        &inward,
+                        h,
+                    );
+                    notes.push(format!(
+                        "the core's boundary (depth {h} m) put on the mesh: {} vertices moved onto it, {} added; dihedral angles {:.1}°–{:.1}°",
+                        c.snapped, c.added, c.min_dihedral_deg, c.max_dihedral_deg
+                    ));
+                    (c.mesh, c.on_surface, c.on_level)
+                }
+                laplace::Core::MedialAxis => {
+                    let n = meshed.mesh.vertices.len();
+                    (meshed.mesh, meshed.on_surface.clone(), vec![false; n])
+                }
+            };
+            let depth: Vec<f64> = mesh
                 .vertices
                 .iter()
-                .zip(&boundary)
-                .map(|(p, &b)| if b { 0.0 } else { distance.distance(p) })
+                .enumerate()
+                .map(|(v, p)| match (boundary[v], on_level[v], core) {
+                    (true, _, _) => 0.0,
+                    (_, true, laplace::Core::SkinDepth(h)) => h,
+                    _ => distance.distance(p),
+                })
                 .collect();
-            let field = laplace::laplace_extent(&meshed.mesh, &boundary, &depth, core)?;
+            let field = laplace::laplace_extent(&mesh, &boundary, &depth, core)?;
             notes.extend(field.notes);
-            Ok((meshed.mesh, field.extent))
+            Ok((mesh, field.extent))
         }
     }
 }

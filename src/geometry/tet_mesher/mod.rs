@@ -17,12 +17,14 @@
 
 mod diagnostics;
 mod lattice;
+mod level_set;
 mod quality;
 mod stuffing;
 mod surface_distance;
 mod triangle;
 mod volume_fit;
 
+pub use level_set::{LevelSetMesh, conform_to_level_set};
 pub use quality::dihedral_range;
 pub use surface_distance::SurfaceDistance;
 
