@@ -15,7 +15,7 @@
 use super::error::DynamicsError;
 use super::group_solve::{Groups, Weights, gyroscopic, set_velocity_and_advance};
 use super::world::World;
-use crate::contact::model::{Derivatives, PairDerivatives};
+use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
 use crate::math::Vector3;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -75,12 +75,15 @@ pub struct StepReport {
 }
 
 /// Advances `y` from `t` by `dt`, reusing and refreshing the pairs' derivatives in `cache`.
+/// `contacts` receives the contacts the step applied: those of Newton's last accepted iterate,
+/// within its tolerance of the new state.
 pub fn step(
     world: &World,
     t: f64,
     y: &mut [f64],
     dt: f64,
     cache: &mut DerivativeCache,
+    contacts: &mut Vec<PairContact>,
 ) -> Result<StepReport, DynamicsError> {
     cache.age();
     let start = y.to_vec();
@@ -142,6 +145,7 @@ pub fn step(
         }
         dissipation = loads.dissipation;
         external_power = loads.external_power;
+        contacts.clone_from(&loads.contacts);
         // The iterate already solves the step to within Newton's tolerance: M⁻¹·R bounds the
         // update Newton would take (its matrix only adds contact stiffness and damping to M).
         if within_tolerance(world, &free, &start, &dv, &residual) {

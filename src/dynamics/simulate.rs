@@ -112,15 +112,19 @@ pub fn run(
     let mut stats = RunStats { max_energy_excess: f64::NEG_INFINITY, ..RunStats::default() };
     let initial = world.energies(0.0, &y)?;
     let watch = EnergyWatch::new(world, &y, &initial);
-    let mut sample = |t: f64, y: &[f64], stats: &mut RunStats| -> Result<Flow, DynamicsError> {
-        let contacts = world.contacts(t, y)?;
+    // `known`: the contacts the last step applied, when they hold for this state.
+    let mut sample = |t: f64, y: &[f64], stats: &mut RunStats, known: Option<&[PairContact]>| {
+        let contacts = match known {
+            Some(c) => c.to_vec(),
+            None => world.contacts(t, y)?,
+        };
         let energies = world.energies_with(t, y, &contacts)?;
         let work = y[world.layout.work()];
         let excess = watch.check(world, t, y, energies.total, work, integrator)?;
         stats.max_energy_excess = stats.max_energy_excess.max(excess);
         observe(&Sample { t, y, contacts: &contacts, energies, work })
     };
-    if sample(0.0, &y, &mut stats)? == Flow::Stop {
+    if sample(0.0, &y, &mut stats, None)? == Flow::Stop {
         return Ok(stats);
     }
     match integrator {
@@ -128,10 +132,14 @@ pub fn run(
             let steps = (duration / dt).round().max(1.0) as u64;
             let every = ((output_dt / dt).round() as u64).max(1);
             let mut stiffness = implicit_euler::DerivativeCache::default();
+            // The contacts of implicit Euler's last step: those of its end state (to Newton's
+            // tolerance), so outputs need not evaluate them again.
+            let mut applied: Option<Vec<PairContact>> = None;
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
                 if let Integrator::ImplicitEuler { .. } = integrator {
-                    let report = implicit_euler::step(world, t, &mut y, *dt, &mut stiffness)?;
+                    let contacts = applied.get_or_insert_with(Vec::new);
+                    let report = implicit_euler::step(world, t, &mut y, *dt, &mut stiffness, contacts)?;
                     stats.evaluations += report.evaluations;
                     stats.unconverged += u64::from(!report.converged);
                 } else {
@@ -143,7 +151,9 @@ pub fn run(
                 // Every step: kinetic + gravity alone must stay within the budget (cheap).
                 let (kinetic, gravity) = world.motion_energies(&y);
                 watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
-                if (k % every == 0 || k == steps) && sample(stats.t_end, &y, &mut stats)? == Flow::Stop {
+                if (k % every == 0 || k == steps)
+                    && sample(stats.t_end, &y, &mut stats, applied.as_deref())? == Flow::Stop
+                {
                     break;
                 }
             }
@@ -168,7 +178,7 @@ pub fn run(
                 RunStats { max_energy_excess: stats.max_energy_excess, ..RunStats::default() };
             let observer = |t: f64, y: &[f64]| {
                 last = (t, y.to_vec());
-                match sample(t, y, &mut run_stats) {
+                match sample(t, y, &mut run_stats, None) {
                     Ok(Flow::Continue) => ode::Flow::Continue,
                     Ok(Flow::Stop) => ode::Flow::Stop,
                     Err(e) => {
