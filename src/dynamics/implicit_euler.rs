@@ -43,12 +43,14 @@ pub struct DerivativeCache {
     eta: f64,
     /// The last step's velocity change of each free body.
     last_change: Option<Vec<BodyVelocity>>,
+    /// The change of the step before, when that step was smooth too.
+    change_before: Option<Vec<BodyVelocity>>,
 }
 
 impl Default for DerivativeCache {
     fn default() -> Self {
         // No rate measured yet: a first update must itself be within the tolerance.
-        DerivativeCache { pairs: BTreeMap::new(), eta: 1.0, last_change: None }
+        DerivativeCache { pairs: BTreeMap::new(), eta: 1.0, last_change: None, change_before: None }
     }
 }
 
@@ -93,8 +95,14 @@ pub fn step(
     // smooth (the accelerations carried over: exact in free flight and in steady contact),
     // else none (the explicit prediction: after an impact, carrying its velocity change over
     // would start Newton deep in the contact).
-    let mut dv = match &cache.last_change {
-        Some(last) if last.len() == free.len() => last.clone(),
+    let mut dv = match (&cache.last_change, &cache.change_before) {
+        // Two smooth steps: the velocity change extrapolated linearly.
+        (Some(last), Some(before)) if last.len() == free.len() && before.len() == free.len() => last
+            .iter()
+            .zip(before)
+            .map(|(l, b)| (l.0 * 2.0 - b.0, l.1 * 2.0 - b.1))
+            .collect(),
+        (Some(last), _) if last.len() == free.len() => last.clone(),
         _ => vec![(Vector3::zeros(), Vector3::zeros()); free.len()],
     };
     let mut report = StepReport::default();
@@ -194,7 +202,9 @@ pub fn step(
     for (k, &i) in free.iter().enumerate() {
         set_velocity_and_advance(world, i, &start, dv[k], dt, y);
     }
-    cache.last_change = (report.converged && report.evaluations <= 2).then_some(dv);
+    let smooth = report.converged && report.evaluations <= 2;
+    cache.change_before = if smooth { cache.last_change.take() } else { None };
+    cache.last_change = smooth.then_some(dv);
     let d = world.layout.dissipated();
     y[d] = start[d] + dt * dissipation;
     let w = world.layout.work();
