@@ -81,7 +81,10 @@ impl EnergyWatch {
         };
         Err(DynamicsError::EnergyGrowth {
             t,
-            bodies: world.bodies_in_contact(t, y),
+            bodies: match (world.bodies_in_contact(t, y).as_str(), world.most_energetic_body(y)) {
+                ("none", Some(fastest)) => format!("none; the most energetic body: {fastest}"),
+                (names, _) => names.to_string(),
+            },
             excess: if excess.is_finite() { excess } else { f64::INFINITY },
             tolerance: self.tolerance,
             advice,

@@ -97,11 +97,9 @@ pub fn step(
     // would start Newton deep in the contact).
     let mut dv = match (&cache.last_change, &cache.change_before) {
         // Two smooth steps: the velocity change extrapolated linearly.
-        (Some(last), Some(before)) if last.len() == free.len() && before.len() == free.len() => last
-            .iter()
-            .zip(before)
-            .map(|(l, b)| (l.0 * 2.0 - b.0, l.1 * 2.0 - b.1))
-            .collect(),
+        (Some(last), Some(before)) if last.len() == free.len() && before.len() == free.len() => {
+            last.iter().zip(before).map(|(l, b)| (l.0 * 2.0 - b.0, l.1 * 2.0 - b.1)).collect()
+        }
         (Some(last), _) if last.len() == free.len() => last.clone(),
         _ => vec![(Vector3::zeros(), Vector3::zeros()); free.len()],
     };

@@ -394,6 +394,22 @@ impl World {
         (kinetic, gravity)
     }
 
+    /// The free body with the most kinetic energy at a state, for messages.
+    pub fn most_energetic_body(&self, y: &[f64]) -> Option<&str> {
+        let energy = |i: usize| {
+            let o = self.layout.offset[i]?;
+            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
+            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            let e =
+                0.5 * self.bodies[i].mass * v.norm_squared() + 0.5 * w.dot(&(self.world_inertia(i, y) * w));
+            Some(if e.is_nan() { f64::INFINITY } else { e })
+        };
+        (0..self.bodies.len())
+            .filter_map(|i| energy(i).map(|e| (e, i)))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, i)| self.bodies[i].name.as_str())
+    }
+
     /// Names of the bodies in contact at a state, for messages.
     pub fn bodies_in_contact(&self, t: f64, y: &[f64]) -> String {
         match self.contacts(t, y) {

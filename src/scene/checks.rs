@@ -81,3 +81,89 @@ pub(super) fn required(place: &Place, key: &str, value: Option<f64>, why: &str) 
 pub(super) fn not_allowed(place: &Place, key: &str, why: &str) -> SceneError {
     invalid(place, key, format!("is not allowed here: {why}"), format!("remove `{key}`"))
 }
+
+/// Physical ranges of scene numbers: beyond them products of masses, moduli, speeds and
+/// lengths overflow or lose all precision in f64 long before a result could mean anything.
+/// (Documented in docs/scene.md, "Ranges".)
+pub(super) mod range {
+    /// Mass (kg): a microgram dust grain … a million-tonne block.
+    pub const MASS: (f64, f64) = (1e-9, 1e9);
+    /// Density (kg/m³): aerogels … ten times osmium.
+    pub const DENSITY: (f64, f64) = (1e-3, 2.5e5);
+    /// Hydroelastic and Young's moduli (Pa): soft gels … ten times diamond.
+    pub const MODULUS: (f64, f64) = (1.0, 1e13);
+    /// Lengths: sizes, radii, resolutions, slab thickness (m).
+    pub const LENGTH: (f64, f64) = (1e-7, 1e5);
+    /// Largest distance of a position from the origin (m).
+    pub const POSITION: f64 = 1e6;
+    /// Largest speed (m/s) and rate of turn (rad/s).
+    pub const SPEED: f64 = 1e5;
+    pub const RATE: f64 = 1e6;
+    /// Largest gravity (m/s²): ten thousand g.
+    pub const GRAVITY: f64 = 1e5;
+    /// Largest applied force (N) and torque (N·m).
+    pub const FORCE: f64 = 1e12;
+    /// Hertz's elastic contact reduction factor k_red.
+    pub const REDUCTION: (f64, f64) = (1e-12, 1e3);
+}
+
+/// `value` is finite and within `[lo, hi]` (`unit` for the message).
+pub(super) fn within(
+    place: &Place,
+    key: &str,
+    value: f64,
+    (lo, hi): (f64, f64),
+    unit: &str,
+) -> Result<f64, SceneError> {
+    let value = positive(place, key, value, unit)?;
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+        Err(invalid(
+            place,
+            key,
+            format!("= {value:e}{unit} is outside the range the simulator handles, {lo:e} … {hi:e}{unit}"),
+            format!("give `{key}` a value in that range (check the units: SI throughout)"),
+        ))
+    }
+}
+
+/// A finite vector of length at most `max` (`unit` for the message).
+pub(super) fn norm_at_most(
+    place: &Place,
+    key: &str,
+    value: [f64; 3],
+    max: f64,
+    unit: &str,
+) -> Result<[f64; 3], SceneError> {
+    let value = finite_n(place, key, value)?;
+    // Scaled by the largest component, so that 1e300 does not overflow to inf.
+    let big = value.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let norm =
+        if big > 0.0 { big * value.iter().map(|x| (x / big).powi(2)).sum::<f64>().sqrt() } else { 0.0 };
+    if norm <= max {
+        Ok(value)
+    } else {
+        Err(invalid(
+            place,
+            key,
+            format!("has magnitude {norm:e} {unit}, more than the {max:e} {unit} the simulator handles"),
+            format!("give `{key}` a magnitude of at most {max:e} {unit} (check the units: SI throughout)"),
+        ))
+    }
+}
+
+/// Every component is within `[lo, hi]`.
+pub(super) fn within_n<const N: usize>(
+    place: &Place,
+    key: &str,
+    value: [f64; N],
+    r: (f64, f64),
+    unit: &str,
+) -> Result<[f64; N], SceneError> {
+    for v in value {
+        within(place, key, v, r, unit)?;
+    }
+    Ok(value)
+}

@@ -40,8 +40,13 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     let mut model_settings = ModelSettings::default();
     let model_place = Place::section("[model]");
     if let Some(v) = raw.model.as_ref().and_then(|m| m.elastic_contact_reduction_factor) {
-        model_settings.elastic_contact_reduction_factor =
-            checks::positive(&model_place, "elastic_contact_reduction_factor", v, "")?;
+        model_settings.elastic_contact_reduction_factor = checks::within(
+            &model_place,
+            "elastic_contact_reduction_factor",
+            v,
+            checks::range::REDUCTION,
+            "",
+        )?;
     }
     if let Some(v) = raw.model.as_ref().and_then(|m| m.max_contact_damping) {
         model_settings.max_contact_damping = checks::non_negative(&model_place, "max_contact_damping", v)?;

@@ -1,6 +1,6 @@
 //! `shape = { type = "...", ... }` → [`Shape`], with sizes checked and convex files loaded.
 
-use super::checks::{self, positive, positive_n};
+use super::checks;
 use super::location::fix_for;
 use super::raw::{RawShape, SHAPE_KEYS};
 use super::{Place, SceneError};
@@ -28,34 +28,36 @@ pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -
         SceneError::Schema { place: place.clone(), message, fix: fix_for(e.message()).into() }
     })?;
     let shape = match raw {
-        RawShape::Sphere { radius } => {
-            Shape::Sphere { radius: positive(place, "shape.radius", radius, "m")? }
+        RawShape::Sphere { radius } => Shape::Sphere {
+            radius: checks::within(place, "shape.radius", radius, checks::range::LENGTH, "m")?,
+        },
+        RawShape::Box { size } => {
+            Shape::Box { size: checks::within_n(place, "shape.size", size, checks::range::LENGTH, "m")? }
         }
-        RawShape::Box { size } => Shape::Box { size: positive_n(place, "shape.size", size, "m")? },
         RawShape::Cylinder { radius, length } => Shape::Cylinder {
-            radius: positive(place, "shape.radius", radius, "m")?,
-            length: positive(place, "shape.length", length, "m")?,
+            radius: checks::within(place, "shape.radius", radius, checks::range::LENGTH, "m")?,
+            length: checks::within(place, "shape.length", length, checks::range::LENGTH, "m")?,
         },
         RawShape::Cone { radius, top_radius, length } => Shape::Cone {
-            radius: positive(place, "shape.radius", radius, "m")?,
+            radius: checks::within(place, "shape.radius", radius, checks::range::LENGTH, "m")?,
             top_radius: match top_radius {
                 Some(r) => checks::non_negative(place, "shape.top_radius", r)?,
                 None => 0.0,
             },
-            length: positive(place, "shape.length", length, "m")?,
+            length: checks::within(place, "shape.length", length, checks::range::LENGTH, "m")?,
         },
         RawShape::Beam { length, width, thickness } => Shape::Beam {
-            length: positive(place, "shape.length", length, "m")?,
-            width: positive(place, "shape.width", width, "m")?,
-            thickness: positive(place, "shape.thickness", thickness, "m")?,
+            length: checks::within(place, "shape.length", length, checks::range::LENGTH, "m")?,
+            width: checks::within(place, "shape.width", width, checks::range::LENGTH, "m")?,
+            thickness: checks::within(place, "shape.thickness", thickness, checks::range::LENGTH, "m")?,
         },
         RawShape::Capsule { radius, length } => Shape::Capsule {
-            radius: positive(place, "shape.radius", radius, "m")?,
-            length: positive(place, "shape.length", length, "m")?,
+            radius: checks::within(place, "shape.radius", radius, checks::range::LENGTH, "m")?,
+            length: checks::within(place, "shape.length", length, checks::range::LENGTH, "m")?,
         },
-        RawShape::Ellipsoid { radii } => {
-            Shape::Ellipsoid { radii: positive_n(place, "shape.radii", radii, "m")? }
-        }
+        RawShape::Ellipsoid { radii } => Shape::Ellipsoid {
+            radii: checks::within_n(place, "shape.radii", radii, checks::range::LENGTH, "m")?,
+        },
         RawShape::Halfspace {} => Shape::HalfSpace,
         RawShape::Convex { file } => {
             let path = base_dir.join(&file);
@@ -109,7 +111,7 @@ fn mesh_shape(
     let core = match (core.as_deref(), skin_depth) {
         (Some("medial_axis") | None, None) => MeshCore::MedialAxis,
         (Some("skin_depth") | None, Some(h)) => {
-            MeshCore::SkinDepth(positive(place, "shape.skin_depth", h, "m")?)
+            MeshCore::SkinDepth(checks::within(place, "shape.skin_depth", h, checks::range::LENGTH, "m")?)
         }
         (Some("skin_depth"), None) => {
             return Err(invalid(

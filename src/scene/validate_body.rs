@@ -1,6 +1,6 @@
 //! One `[[body]]` table → [`BodySpec`].
 
-use super::checks::{finite, finite_n, not_allowed, positive, positive_n};
+use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive_n, range, within};
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_shape;
 use super::validate_contact::contact_spec;
@@ -33,8 +33,8 @@ pub(super) fn body_spec(
     if raw.mass.is_some() && raw.density.is_some() {
         return Err(not_allowed(place, "density", "`mass` is given too, and a body has one or the other"));
     }
-    let mass = raw.mass.map(|m| positive(place, "mass", m, "kg")).transpose()?;
-    let density = raw.density.map(|d| positive(place, "density", d, "kg/m³")).transpose()?;
+    let mass = raw.mass.map(|m| within(place, "mass", m, range::MASS, "kg")).transpose()?;
+    let density = raw.density.map(|d| within(place, "density", d, range::DENSITY, "kg/m³")).transpose()?;
     if !fixed && raw.kinematic.is_none() && mass.is_none() && density.is_none() {
         return Err(invalid(
             "mass",
@@ -44,11 +44,18 @@ pub(super) fn body_spec(
     }
     let inertia = raw.inertia.map(|i| principal_moments(place, i)).transpose()?;
 
-    let position = finite_n(place, "position", raw.position.unwrap_or([0.0; 3]))?;
+    let position = norm_at_most(place, "position", raw.position.unwrap_or([0.0; 3]), range::POSITION, "m")?;
     let rotation = unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?;
     let pose = Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation);
-    let linear = finite_n(place, "linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]))?;
-    let angular = finite_n(place, "angular_velocity", raw.angular_velocity.unwrap_or([0.0; 3]))?;
+    let linear =
+        norm_at_most(place, "linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]), range::SPEED, "m/s")?;
+    let angular = norm_at_most(
+        place,
+        "angular_velocity",
+        raw.angular_velocity.unwrap_or([0.0; 3]),
+        range::RATE,
+        "rad/s",
+    )?;
     let twist = Twist { linear: linear.into(), angular: angular.into() };
     if fixed && twist != Twist::default() {
         let key = if twist.linear == Vector3::zeros() { "angular_velocity" } else { "linear_velocity" };
@@ -68,8 +75,8 @@ pub(super) fn body_spec(
         ));
     }
     let contact = contact_spec(raw.contact, &shape, place)?;
-    let force = finite_n(place, "force", raw.force.unwrap_or([0.0; 3]))?.into();
-    let torque = finite_n(place, "torque", raw.torque.unwrap_or([0.0; 3]))?.into();
+    let force = norm_at_most(place, "force", raw.force.unwrap_or([0.0; 3]), range::FORCE, "N")?.into();
+    let torque = norm_at_most(place, "torque", raw.torque.unwrap_or([0.0; 3]), range::FORCE, "N·m")?.into();
     let kinematic = raw.kinematic.map(|k| kinematic_spec(k, place, &pose)).transpose()?;
     if kinematic.is_some() {
         if fixed {

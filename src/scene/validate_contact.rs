@@ -1,6 +1,6 @@
 //! `contact = { ... }` → [`ContactSpec`], with the rules that tie it to the shape.
 
-use super::checks::{non_negative, not_allowed, positive, required};
+use super::checks::{non_negative, not_allowed, positive, range, required, within};
 use super::raw::RawContact;
 use super::{Compliance, ContactSpec, Place, SceneError};
 use crate::geometry::Shape;
@@ -14,17 +14,23 @@ pub(super) fn contact_spec(
     let Some(raw) = raw else {
         return Ok(ContactSpec::default());
     };
-    let opt_positive =
-        |key: &str, v: Option<f64>, unit: &str| v.map(|v| positive(place, key, v, unit)).transpose();
+    let opt_within = |key: &str, v: Option<f64>, r: (f64, f64), unit: &str| {
+        v.map(|v| within(place, key, v, r, unit)).transpose()
+    };
     let spec = ContactSpec {
         compliance: raw.compliance.unwrap_or_default(),
-        hydroelastic_modulus: opt_positive("contact.hydroelastic_modulus", raw.hydroelastic_modulus, "Pa")?,
-        resolution: opt_positive("contact.resolution", raw.resolution, "m")?,
+        hydroelastic_modulus: opt_within(
+            "contact.hydroelastic_modulus",
+            raw.hydroelastic_modulus,
+            range::MODULUS,
+            "Pa",
+        )?,
+        resolution: opt_within("contact.resolution", raw.resolution, range::LENGTH, "m")?,
         dissipation: non_negative(place, "contact.dissipation", raw.dissipation.unwrap_or(0.0))?,
         friction: non_negative(place, "contact.friction", raw.friction.unwrap_or(0.0))?,
-        slab_thickness: opt_positive("contact.slab_thickness", raw.slab_thickness, "m")?,
+        slab_thickness: opt_within("contact.slab_thickness", raw.slab_thickness, range::LENGTH, "m")?,
         material: raw.material.clone(),
-        youngs_modulus: opt_positive("contact.youngs_modulus", raw.youngs_modulus, "Pa")?,
+        youngs_modulus: opt_within("contact.youngs_modulus", raw.youngs_modulus, range::MODULUS, "Pa")?,
         poissons_ratio: raw
             .poissons_ratio
             .map(|v| {

@@ -1,6 +1,6 @@
 //! Scene-wide rules: `[sim]` values, unique names, and pairs whose contact is undefined.
 
-use super::checks::{finite_n, positive};
+use super::checks::{norm_at_most, positive, range};
 use super::raw::RawSim;
 use super::{BodySpec, Compliance, ModelKind, Place, SceneError, SimSettings};
 
@@ -21,7 +21,7 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
     Ok(SimSettings {
         duration: positive(&place, "duration", raw.duration.unwrap_or(d.duration), "s")?,
         gravity: match raw.gravity {
-            Some(g) => finite_n(&place, "gravity", g)?.into(),
+            Some(g) => norm_at_most(&place, "gravity", g, range::GRAVITY, "m/s²")?.into(),
             None => d.gravity,
         },
         integrator: raw.integrator,

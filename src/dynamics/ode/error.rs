@@ -9,7 +9,7 @@ pub enum OdeError {
     NonFinite { t: f64 },
     /// The step size needed to meet the tolerances fell below the smallest allowed step.
     #[error(
-        "step size {step} at t = {t} is below the smallest allowed step; the solution may be singular there, the problem stiff (try radau5) or the tolerances too tight"
+        "step size {step:.3e} s at t = {t} s is below the smallest allowed step; the solution may be singular there, the problem stiff (try radau5) or the tolerances too tight"
     )]
     StepTooSmall { t: f64, step: f64 },
     /// More steps (accepted plus rejected) than `AdaptiveOptions::max_steps` were needed.

@@ -1,0 +1,135 @@
+//! Every input gets an answer: numbers beyond what the simulator can represent meaningfully are
+//! rejected at load with the valid range, and runs that used to hang answer within 20 s.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("contactlab-robust-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+/// Runs `simulate` on `scene` (TOML text); returns the output and the wall time (s).
+fn simulate(dir: &std::path::Path, name: &str, scene: &str) -> (Output, f64) {
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, scene).unwrap();
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args(["simulate", path.to_str().unwrap(), "--out", dir.join(name).to_str().unwrap()])
+        .output()
+        .expect("run contactlab");
+    (out, start.elapsed().as_secs_f64())
+}
+
+/// A sphere over rigid ground, with `model` (lines of `[model]`, empty for the default),
+/// `sim` and `ball` lines added; the ball's `contact` table.
+fn sphere(model: &str, sim: &str, ball: &str, contact: &str) -> String {
+    let model = if model.is_empty() { String::new() } else { format!("[model]\n{model}\n") };
+    let ground = if contact.contains("material") { "contact = { material = \"Steel\" }" } else { "" };
+    format!(
+        "{model}[sim]\nduration = 0.2\n{sim}\n[[body]]\nname = \"ground\"\nfixed = true\n\
+         shape = {{ type = \"halfspace\" }}\n{ground}\n[[body]]\nname = \"ball\"\n{ball}\n\
+         shape = {{ type = \"sphere\", radius = 0.05 }}\ncontact = {{ {contact} }}\n"
+    )
+}
+
+const COMPLIANT: &str = "compliance = \"compliant\", hydroelastic_modulus = 1e6, resolution = 0.02";
+
+#[test]
+fn meaningless_magnitudes_are_rejected_at_load_with_the_valid_range() {
+    let dir = temp_dir("ranges");
+    let at = "position = [0, 0, 0.2]";
+    let cases = [
+        (
+            "mass",
+            sphere("", "", &format!("mass = 1e-300\n{at}"), COMPLIANT),
+            "`mass` = 1e-300 kg is outside the range the simulator handles, 1e-9 … 1e9 kg",
+        ),
+        (
+            "velocity",
+            sphere("", "", &format!("mass = 1\n{at}\nlinear_velocity = [0, 0, -1e300]"), COMPLIANT),
+            "`linear_velocity` has magnitude 1e300 m/s, more than the 1e5 m/s",
+        ),
+        (
+            "modulus",
+            sphere("", "", &format!("mass = 1\n{at}"), &COMPLIANT.replace("1e6", "1e300")),
+            "`contact.hydroelastic_modulus` = 1e300 Pa is outside the range",
+        ),
+        (
+            "gravity",
+            sphere("", "gravity = [0, 0, -1e300]", &format!("mass = 1\n{at}"), COMPLIANT),
+            "`gravity` has magnitude 1e300 m/s², more than the 1e5 m/s²",
+        ),
+        (
+            "reduction",
+            sphere(
+                "kind = \"hertz\"\nelastic_contact_reduction_factor = 1e300",
+                "",
+                &format!("mass = 1\n{at}"),
+                "material = \"Steel\"",
+            ),
+            "`elastic_contact_reduction_factor` = 1e300 is outside the range the simulator handles",
+        ),
+        (
+            "resolution",
+            sphere("", "", &format!("mass = 1\n{at}"), &COMPLIANT.replace("0.02", "1e-300")),
+            "`contact.resolution` = 1e-300 m is outside the range",
+        ),
+        (
+            "radius",
+            sphere("", "", &format!("mass = 1\n{at}"), COMPLIANT).replace("radius = 0.05", "radius = 1e300"),
+            "`shape.radius` = 1e300 m is outside the range",
+        ),
+    ];
+    for (name, scene, expected) in cases {
+        let (out, _) = simulate(&dir, name, &scene);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: should be rejected");
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+        assert!(stderr.contains("(check the units: SI throughout)"), "{name}: {stderr}");
+    }
+}
+
+/// Runs that used to hang (Hertz under dopri5 on light bodies, a deep initial overlap, radau5
+/// on a fast puck) now answer within 20 s: they finish with finite outputs, or stop with a
+/// message that names the time and the bodies.
+#[test]
+fn runs_that_used_to_hang_answer_quickly() {
+    let dir = temp_dir("hangs");
+    let hertz = |ball: &str| {
+        sphere("kind = \"hertz\"", "integrator = \"dopri5\"", ball, "material = \"Steel\"").replace(
+            "shape = { type = \"halfspace\" }",
+            "position = [0, 0, -0.05]\nshape = { type = \"box\", size = [0.4, 0.4, 0.1] }",
+        )
+    };
+    let puck = "[sim]\nduration = 0.2\nintegrator = \"radau5\"\n[[body]]\nname = \"ground\"\nfixed = true\n\
+                shape = { type = \"halfspace\" }\ncontact = { compliance = \"rigid\", friction = 0.5 }\n[[body]]\n\
+                name = \"puck\"\nmass = 0.5\nposition = [0, 0, 0.01]\nangular_velocity = [0, 0, 1000]\n\
+                shape = { type = \"cylinder\", radius = 0.05, length = 0.02 }\ncontact = { compliance = \"compliant\", \
+                hydroelastic_modulus = 1e6, resolution = 0.01, dissipation = 5.0, friction = 0.5 }\n";
+    for (name, scene) in [
+        ("light_1e-6", hertz("mass = 1e-6\nposition = [0, 0, 0.06]")),
+        ("light_1e-3", hertz("mass = 1e-3\nposition = [0, 0, 0.06]")),
+        ("overlap", hertz("mass = 1\nposition = [0, 0, 0.01]")),
+        ("puck", puck.to_string()),
+    ] {
+        let (out, seconds) = simulate(&dir, name, &scene);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(seconds < 20.0, "{name}: took {seconds:.1} s");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        if out.status.success() {
+            let energy = std::fs::read_to_string(dir.join(name).join("energy.csv")).unwrap();
+            assert!(
+                energy
+                    .lines()
+                    .skip(1)
+                    .all(|l| l.split(',').all(|x| x.parse::<f64>().is_ok_and(f64::is_finite)))
+            );
+        } else {
+            assert!(stderr.contains("t = ") && stderr.contains("ball"), "{name}: {stderr}");
+        }
+    }
+}
