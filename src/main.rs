@@ -45,6 +45,9 @@ enum Command {
         /// Also plot energies and contact forces against time (DIR/energy.png, DIR/contact_force.png).
         #[arg(long)]
         png: bool,
+        /// Show no progress on stderr (by default: a bar on a terminal, a line every 5 s in a log).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Write a compliant body's tet mesh and pressure field as a legacy VTK file.
     Field {
@@ -72,15 +75,14 @@ fn run(cli: Cli) -> Result<()> {
                 print!("{}", contact::format_report(&report));
             }
         }
-        Command::Simulate { scene, out, vtk, png } => {
+        Command::Simulate { scene, out, vtk, png, quiet } => {
             let loaded = contactlab::scene::load_scene(&scene)
                 .with_context(|| format!("cannot load scene {}", scene.display()))?;
-            use std::io::IsTerminal;
             let args = contactlab::commands::simulate::SimulateArgs {
                 out,
                 vtk,
                 png,
-                progress: std::io::stderr().is_terminal(),
+                progress: contactlab::app::ProgressMode::for_stderr(quiet),
             };
             let summary = contactlab::commands::simulate::run(&loaded, &args)?;
             println!("{}", summary.line());

@@ -222,3 +222,18 @@ fn max_wall_time_stops_a_run_and_keeps_its_outputs() {
     assert!(last.iter().all(|x| x.is_finite()) && last[0] > 0.0 && last[0] < 1000.0, "{last:?}");
     assert!(stderr.contains(&format!("simulation stopped at t = {} s", last[0])), "{stderr}");
 }
+
+#[test]
+fn quiet_prints_nothing_on_stderr_and_a_log_gets_whole_lines() {
+    let dir = temp_dir("quiet");
+    let scene = sphere_scene(&dir, "duration = 0.05");
+    let out = dir.join("out");
+    let quiet = contactlab(&["simulate", &scene, "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(quiet.status.success());
+    assert!(quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+    // Without a terminal, progress comes as whole lines (no carriage-return redraws).
+    let log = contactlab(&["simulate", &scene, "--out", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&log.stderr);
+    assert!(log.status.success() && !stderr.contains('\r'), "{stderr:?}");
+    assert!(stderr.contains("contactlab: meshing body `ball`"), "{stderr}");
+}

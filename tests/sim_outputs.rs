@@ -1,8 +1,8 @@
 //! Simulation outputs: CSV histories read back, ParaView series, line plots decoded, progress line.
 
 use contactlab::app::{
-    BodyFrame, ContactFrame, EnergyRow, MeshCells, OutputError, Progress, SimWriter, VtkSeries, plot_colour,
-    plot_lines,
+    BodyFrame, ContactFrame, EnergyRow, MeshCells, OutputError, Progress, ProgressMode, SimWriter, VtkSeries,
+    plot_colour, plot_lines,
 };
 use contactlab::contact::pressure_field::{ContactPolygon, ContactSurface};
 use contactlab::math::{Isometry3, Point3, Twist, UnitQuaternion, Vector3, Wrench};
@@ -369,7 +369,7 @@ fn plot_survives_nan_empty_constant_and_extreme_series() {
 fn progress_disabled_prints_nothing_and_any_time_is_accepted() {
     let mut quiet = Vec::new();
     {
-        let mut p = Progress::with_writer(&mut quiet, 1.0, false);
+        let mut p = Progress::with_writer(&mut quiet, 1.0, ProgressMode::Off);
         for t in [0.0, 0.5, 2.0, -1.0, f64::NAN, f64::INFINITY] {
             p.update(t);
         }
@@ -379,7 +379,7 @@ fn progress_disabled_prints_nothing_and_any_time_is_accepted() {
 
     let mut shown = Vec::new();
     {
-        let mut p = Progress::with_writer(&mut shown, 2.0, true);
+        let mut p = Progress::with_writer(&mut shown, 2.0, ProgressMode::Bar);
         p.update(0.5);
         for t in [3.0, -1.0, f64::NAN, f64::NEG_INFINITY, 1e300] {
             p.update(t);
@@ -390,15 +390,35 @@ fn progress_disabled_prints_nothing_and_any_time_is_accepted() {
     }
     let text = String::from_utf8(shown).unwrap();
     assert!(text.starts_with("\rsimulating  25% [#####...............] t=0.500 s  rtf "), "{text:?}");
+    assert!(text.contains(" eta "), "{text:?}");
     assert!(text.contains("\rsimulating 100% [####################] t=2.000 s"), "{text:?}");
     assert!(text.ends_with('\n') && text.matches('\n').count() == 1, "{text:?}");
 
     // Zero or nonsense totals and a dropped, unfinished indicator.
     for total in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         let mut out = Vec::new();
-        let mut p = Progress::with_writer(&mut out, total, true);
+        let mut p = Progress::with_writer(&mut out, total, ProgressMode::Bar);
         p.update(0.1);
         drop(p);
         assert!(out.ends_with(b"\n"), "an unfinished line is ended on drop");
     }
+}
+
+#[test]
+fn progress_without_a_terminal_writes_whole_lines_with_the_time_left() {
+    let mut out = Vec::new();
+    {
+        let mut p = Progress::with_writer(&mut out, 10.0, ProgressMode::Lines)
+            .with_line_interval(std::time::Duration::ZERO);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        p.update(2.5);
+        p.update(5.0);
+        p.finish();
+    }
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text:?}");
+    assert!(!text.contains('\r'), "no carriage returns in a log: {text:?}");
+    assert!(lines[0].starts_with("contactlab: simulating 25%: t = 2.500 s of 10 s, rtf "), "{text:?}");
+    assert!(lines[1].contains("eta ") && lines[1].ends_with(" s"), "{text:?}");
 }

@@ -117,6 +117,12 @@ impl SimWriter {
         ])
     }
 
+    /// Writes what is buffered of all three files to disk, reporting the first error.
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush()];
+        results.into_iter().collect()
+    }
+
     /// Flushes all three files, reporting the first write error.
     pub fn finish(mut self) -> Result<(), OutputError> {
         let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush()];

@@ -19,6 +19,6 @@ pub use csv_out::{CONTACT_COLUMNS, ENERGY_COLUMNS, EnergyRow, SimWriter, TRAJECT
 pub use error::OutputError;
 pub use plot::{plot_colour, plot_lines};
 pub use png_heatmap::write_pressure_png;
-pub use progress::Progress;
+pub use progress::{Progress, ProgressMode};
 pub use vtk::{write_contact_surface_vtk, write_surface_vtk, write_tet_mesh_vtk};
 pub use vtk_series::{BodyFrame, ContactFrame, MeshCells, VtkSeries};

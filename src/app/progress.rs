@@ -1,10 +1,36 @@
-//! A one-line progress indicator for long simulations, redrawn in place on stderr.
+//! Progress of long simulations on stderr: a bar redrawn in place on a terminal, or a plain
+//! line every few seconds when stderr is a file or a pipe (logs, CI).
 
 use std::io::{IsTerminal, Stderr, Write};
 use std::time::{Duration, Instant};
 
 /// Shortest time between two redraws: about ten a second is smooth and costs nothing.
 const REDRAW_EVERY: Duration = Duration::from_millis(100);
+/// Time between two lines when stderr is not a terminal (and before the first: short runs
+/// print none).
+const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// Nothing (`--quiet`).
+    Off,
+    /// A bar redrawn in place (stderr is a terminal).
+    Bar,
+    /// A line every few seconds (stderr is a file or a pipe).
+    Lines,
+}
+
+impl ProgressMode {
+    /// `Bar` on a terminal, else `Lines`; `Off` when `quiet`.
+    pub fn for_stderr(quiet: bool) -> ProgressMode {
+        match (quiet, std::io::stderr().is_terminal()) {
+            (true, _) => ProgressMode::Off,
+            (false, true) => ProgressMode::Bar,
+            (false, false) => ProgressMode::Lines,
+        }
+    }
+}
 const BAR_WIDTH: usize = 20;
 
 /// Shows `simulating  42% [########............] t=0.420 s  rtf 3.10` and redraws it as
@@ -14,60 +40,79 @@ const BAR_WIDTH: usize = 20;
 pub struct Progress<W: Write = Stderr> {
     out: W,
     total: f64,
-    enabled: bool,
+    mode: ProgressMode,
     start: Instant,
     last_draw: Option<Instant>,
     /// Length of the line on screen, so a shorter redraw can blank the rest.
     shown: usize,
+    /// Time between lines in [`ProgressMode::Lines`].
+    line_every: Duration,
     finished: bool,
 }
 
 impl Progress<Stderr> {
     /// An indicator on stderr for a run of `total_time` simulated seconds.
-    pub fn new(total_time: f64, enabled: bool) -> Self {
-        Self::with_writer(std::io::stderr(), total_time, enabled)
-    }
-
-    /// An indicator on stderr, enabled only when stderr is a terminal (not a file or a pipe,
-    /// where carriage-return redraws would be noise).
-    pub fn on_terminal(total_time: f64) -> Self {
-        Self::new(total_time, std::io::stderr().is_terminal())
+    pub fn new(total_time: f64, mode: ProgressMode) -> Self {
+        Self::with_writer(std::io::stderr(), total_time, mode)
     }
 }
 
 impl<W: Write> Progress<W> {
     /// An indicator that writes to `out` (a test can pass `&mut Vec<u8>` and read it after
     /// dropping the indicator).
-    pub fn with_writer(out: W, total_time: f64, enabled: bool) -> Self {
+    pub fn with_writer(out: W, total_time: f64, mode: ProgressMode) -> Self {
         Self {
             out,
             total: total_time,
-            enabled,
+            mode,
             start: Instant::now(),
             last_draw: None,
             shown: 0,
+            line_every: LINE_EVERY,
             finished: false,
         }
+    }
+
+    /// Lines every `every` instead of every 5 s (for tests).
+    pub fn with_line_interval(mut self, every: Duration) -> Self {
+        self.line_every = every;
+        self
     }
 
     /// Reports that the simulation reached time `t` (s); redraws if the last redraw is old
     /// enough. Any `t` is accepted: the bar is clamped to 0–100 %.
     pub fn update(&mut self, t: f64) {
-        if !self.enabled || self.finished {
+        if self.finished {
             return;
         }
         let now = Instant::now();
-        if self.last_draw.is_some_and(|last| now.duration_since(last) < REDRAW_EVERY) {
-            return;
+        match self.mode {
+            ProgressMode::Off => {}
+            ProgressMode::Bar => {
+                if self.last_draw.is_some_and(|last| now.duration_since(last) < REDRAW_EVERY) {
+                    return;
+                }
+                self.last_draw = Some(now);
+                self.draw(t, now);
+            }
+            ProgressMode::Lines => {
+                let since = now.duration_since(self.last_draw.unwrap_or(self.start));
+                if since < self.line_every {
+                    return;
+                }
+                self.last_draw = Some(now);
+                let line = self.line(t, now.duration_since(self.start));
+                let _ = writeln!(self.out, "{line}");
+                let _ = self.out.flush();
+            }
         }
-        self.last_draw = Some(now);
-        self.draw(t, now);
     }
 
     /// Draws the line at 100 % (the run is complete) and ends it. Later calls and updates do
     /// nothing.
     pub fn finish(&mut self) {
-        if !self.enabled || self.finished {
+        if self.mode != ProgressMode::Bar || self.finished {
+            self.finished = true;
             return;
         }
         self.draw(self.total, Instant::now());
@@ -90,17 +135,44 @@ impl<W: Write> Progress<W> {
         let bar: String = (0..BAR_WIDTH).map(|i| if i < filled { '#' } else { '.' }).collect();
         let percent = (fraction * 100.0).floor() as u32;
         let wall = wall.as_secs_f64();
-        let rtf = if wall > 1e-3 && t.is_finite() { format!("{:.2}", t / wall) } else { "-".to_owned() };
-        format!("simulating {percent:>3}% [{bar}] t={t:.3} s  rtf {rtf}")
+        let rate = if wall > 1e-3 && t.is_finite() && t > 0.0 { Some(t / wall) } else { None };
+        let rtf = rate.map_or_else(|| "-".to_owned(), |r| format!("{r:.2}"));
+        // Time left at the rate so far.
+        let eta = match rate {
+            Some(r) if t < self.total => format_eta((self.total - t) / r),
+            _ => "-".to_owned(),
+        };
+        match self.mode {
+            ProgressMode::Lines => {
+                format!(
+                    "contactlab: simulating {percent}%: t = {t:.3} s of {} s, rtf {rtf}, eta {eta}",
+                    self.total
+                )
+            }
+            _ => format!("simulating {percent:>3}% [{bar}] t={t:.3} s  rtf {rtf}  eta {eta}"),
+        }
     }
 
-    /// Moves to a fresh line if a progress line is on screen.
+    /// Moves to a fresh line if a progress bar is on screen.
     fn end_line(&mut self) {
-        if self.shown > 0 && !self.finished {
+        if self.mode == ProgressMode::Bar && self.shown > 0 && !self.finished {
             let _ = writeln!(self.out);
             let _ = self.out.flush();
         }
         self.finished = true;
+    }
+}
+
+/// Seconds as `12 s`, `3 min 20 s` or `2 h 05 min`.
+fn format_eta(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        return "-".to_owned();
+    }
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
     }
 }
 

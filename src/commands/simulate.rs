@@ -1,7 +1,9 @@
 //! `contactlab simulate SCENE.toml --out DIR [--vtk] [--png]`: integrate a scene and write its
 //! trajectory, energies and contacts.
 
-use crate::app::{self, BodyFrame, ContactFrame, EnergyRow, MeshCells, Progress, SimWriter, VtkSeries};
+use crate::app::{
+    self, BodyFrame, ContactFrame, EnergyRow, MeshCells, Progress, ProgressMode, SimWriter, VtkSeries,
+};
 use crate::contact::model::BodyMesh;
 use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample};
@@ -18,8 +20,9 @@ pub struct SimulateArgs {
     pub out: PathBuf,
     pub vtk: bool,
     pub png: bool,
-    /// Show a progress bar on stderr (the CLI sets it when stderr is a terminal).
-    pub progress: bool,
+    /// How to show progress on stderr (the CLI: a bar on a terminal, lines in a log, none with
+    /// `--quiet`).
+    pub progress: ProgressMode,
 }
 
 /// What a run did.
@@ -154,6 +157,9 @@ fn fmt_g(x: f64) -> String {
     }
 }
 
+/// Wall time between two flushes of the CSV files.
+const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
 /// Most VTK frames written: a frame holds every mesh, so they are thinned to at most this many.
 const MAX_VTK_FRAMES: usize = 200;
 
@@ -161,13 +167,15 @@ const MAX_VTK_FRAMES: usize = 200;
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let (integrator, output_dt) = integrator(scene)?;
-    let world = build_world(scene, args.progress)?;
+    let world = build_world(scene, args.progress != ProgressMode::Off)?;
     let mut writer = SimWriter::create(&args.out)
         .with_context(|| format!("creating outputs in {}", args.out.display()))?;
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
     let outputs = (scene.sim.duration / output_dt).ceil() as usize + 1;
     let vtk_every = outputs.div_ceil(MAX_VTK_FRAMES).max(1);
     let mut progress = Progress::new(scene.sim.duration, args.progress);
+    // The CSVs are flushed about once a second, so a run that is killed keeps what it computed.
+    let mut flushed = Instant::now();
     let mut plots = Plots::default();
     let (mut output_wall, mut frame) = (Duration::ZERO, 0usize);
     // The run itself on a worker of a thread pool: the contact queries it spreads over threads
@@ -189,6 +197,12 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
             frame += 1;
             progress.update(t);
+            if flushed.elapsed() >= FLUSH_EVERY {
+                writer
+                    .flush()
+                    .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                flushed = Instant::now();
+            }
             output_wall += begin.elapsed();
             if let Some(limit) = scene.sim.max_wall_time
                 && start.elapsed().as_secs_f64() > limit
