@@ -133,3 +133,22 @@ fn runs_that_used_to_hang_answer_quickly() {
         }
     }
 }
+
+#[test]
+fn vectors_must_have_exactly_their_number_of_components() {
+    let dir = temp_dir("vectors");
+    for (name, ball, expected) in [
+        ("position4", "mass = 1\nposition = [0, 0, 0.2, 5]", "`position`: expected exactly 3 numbers, got 4"),
+        ("position2", "mass = 1\nposition = [0, 0.2]", "`position`: expected exactly 3 numbers, got 2"),
+        (
+            "orientation10",
+            "mass = 1\norientation = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]",
+            "expected exactly 4 numbers, got 10",
+        ),
+    ] {
+        let (out, _) = simulate(&dir, name, &sphere("", "", ball, COMPLIANT));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: accepted");
+        assert!(stderr.contains(expected) && stderr.contains("line "), "{name}: {stderr}");
+    }
+}

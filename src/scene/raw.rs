@@ -43,6 +43,7 @@ pub(super) struct RawPairMaterial {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawSim {
     pub duration: Option<f64>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub gravity: Option<[f64; 3]>,
     pub integrator: Option<String>,
     pub dt: Option<f64>,
@@ -59,16 +60,23 @@ pub(super) struct RawBody {
     pub fixed: Option<bool>,
     pub mass: Option<f64>,
     pub density: Option<f64>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub inertia: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub position: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub orientation: Option<[f64; 4]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub linear_velocity: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub angular_velocity: Option<[f64; 3]>,
     /// Kept as a table so its errors can be reported with the shape's own location and the
     /// valid keys of its `type` (see `shape.rs`).
     pub shape: Spanned<toml::Table>,
     pub contact: Option<RawContact>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub force: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub torque: Option<[f64; 3]>,
     pub kinematic: Option<RawKinematic>,
 }
@@ -76,7 +84,9 @@ pub(super) struct RawBody {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawKinematic {
+    #[serde(default, deserialize_with = "exact::optional")]
     pub linear_velocity: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub angular_velocity: Option<[f64; 3]>,
     pub keyframes: Option<Vec<RawKeyframe>>,
 }
@@ -85,7 +95,9 @@ pub(super) struct RawKinematic {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawKeyframe {
     pub t: f64,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub position: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
     pub orientation: Option<[f64; 4]>,
 }
 
@@ -111,6 +123,7 @@ pub(super) enum RawShape {
         radius: f64,
     },
     Box {
+        #[serde(deserialize_with = "exact::required")]
         size: [f64; 3],
     },
     Cylinder {
@@ -132,6 +145,7 @@ pub(super) enum RawShape {
         length: f64,
     },
     Ellipsoid {
+        #[serde(deserialize_with = "exact::required")]
         radii: [f64; 3],
     },
     Halfspace {},
@@ -162,3 +176,21 @@ pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
     ("convex", "type, file"),
     ("mesh", "type, file, field, core, skin_depth"),
 ];
+
+/// Vectors of exactly N numbers: serde's arrays would drop extra components silently.
+mod exact {
+    use serde::de::{Deserialize, Deserializer, Error};
+
+    fn exactly<E: Error, const N: usize>(v: Vec<f64>) -> Result<[f64; N], E> {
+        let got = v.len();
+        v.try_into().map_err(|_| E::custom(format!("expected exactly {N} numbers, got {got}")))
+    }
+
+    pub fn required<'de, D: Deserializer<'de>, const N: usize>(d: D) -> Result<[f64; N], D::Error> {
+        exactly(Vec::<f64>::deserialize(d)?)
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>, const N: usize>(d: D) -> Result<Option<[f64; N]>, D::Error> {
+        Option::<Vec<f64>>::deserialize(d)?.map(exactly).transpose()
+    }
+}
