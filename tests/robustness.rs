@@ -152,3 +152,36 @@ fn vectors_must_have_exactly_their_number_of_components() {
         assert!(stderr.contains(expected) && stderr.contains("line "), "{name}: {stderr}");
     }
 }
+
+#[test]
+fn mesh_files_and_pair_tables_get_messages_that_name_the_problem() {
+    let dir = temp_dir("messages");
+    // A mesh whose coordinates are far beyond any sensible size (a unit mix-up).
+    let mut obj = String::new();
+    for v in [[0.0, 0.0, 0.0], [1e300, 0.0, 0.0], [0.0, 1e300, 0.0], [0.0, 0.0, 1e300]] {
+        obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+    }
+    obj += "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    std::fs::write(dir.join("huge.obj"), obj).unwrap();
+    for kind in ["convex", "mesh"] {
+        let scene = sphere("", "", "mass = 1\nposition = [0, 0, 0.2]", COMPLIANT).replace(
+            "{ type = \"sphere\", radius = 0.05 }",
+            &format!("{{ type = \"{kind}\", file = \"huge.obj\" }}"),
+        );
+        let (out, _) = simulate(&dir, kind, &scene);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{kind}: accepted");
+        assert!(stderr.contains("vertex 2 at (1e300, 0e0, 0e0) lies beyond the 1e6 m"), "{kind}: {stderr}");
+        assert!(stderr.contains("fix the file") && !stderr.contains("check the path"), "{kind}: {stderr}");
+    }
+    // A `[[model.pair]]` without `b`: the message says which pair.
+    let scene = sphere(
+        "kind = \"hertz\"\n[[model.pair]]\na = \"Steel\"\nb = \"Steel\"\nrestitution = 0.7\nsliding_friction = 0.5\nrolling_resistance = 0.001\n[[model.pair]]\na = \"Steel\"",
+        "",
+        "mass = 1\nposition = [0, 0, 0.2]",
+        "material = \"Steel\"",
+    );
+    let (out, _) = simulate(&dir, "pair", &scene);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("[[model.pair]] #2 (line ") && stderr.contains("missing field `b`"), "{stderr}");
+}

@@ -17,7 +17,9 @@ pub enum GeometryError {
     #[error("a {shape} has no mesh; {hint}")]
     NoMesh { shape: String, hint: String },
     /// A curved rigid shape was given no target edge length.
-    #[error("a rigid {shape} needs `resolution` in its contact table (the target edge length, m)")]
+    #[error(
+        "a rigid {shape} needs `resolution` in its contact table under pressure_field: its surface is meshed with edges of about that length (m; e.g. a tenth of its radius)"
+    )]
     MissingResolution { shape: String },
     /// Points from which no convex hull with volume can be built.
     #[error("cannot build a convex hull: {reason}")]

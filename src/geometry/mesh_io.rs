@@ -24,7 +24,30 @@ pub fn read_points(path: &Path) -> Result<Vec<Point3>, GeometryError> {
     if points.is_empty() {
         return Err(GeometryError::BadMesh { path: path.to_path_buf(), reason: "it has no vertices".into() });
     }
+    if let Some(reason) = coordinate_problem(&points) {
+        return Err(GeometryError::BadMesh { path: path.to_path_buf(), reason });
+    }
     Ok(points)
+}
+
+/// Farthest a mesh vertex may lie from the file's origin (m), as for scene positions.
+pub const MAX_COORDINATE: f64 = 1e6;
+
+/// The first vertex that is not finite or lies farther than [`MAX_COORDINATE`] from the origin,
+/// as a message.
+pub fn coordinate_problem(points: &[Point3]) -> Option<String> {
+    let (k, p) = points
+        .iter()
+        .enumerate()
+        .find(|(_, p)| !p.iter().all(|x| x.is_finite() && x.abs() <= MAX_COORDINATE))?;
+    Some(format!(
+        "vertex {} at ({:e}, {:e}, {:e}) lies beyond the {MAX_COORDINATE:e} m from the origin the simulator handles; \
+         check the file's units (metres) or scale",
+        k + 1,
+        p.x,
+        p.y,
+        p.z
+    ))
 }
 
 fn text(bytes: &[u8]) -> Result<String, String> {

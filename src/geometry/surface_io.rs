@@ -40,7 +40,11 @@ pub fn read_surface_from(path: &Path, bytes: &[u8]) -> Result<SurfaceMesh, Geome
         )),
     }
     .map_err(file_err)?;
-    soup.into_mesh().map_err(file_err)
+    let mesh = soup.into_mesh().map_err(file_err)?;
+    if let Some(reason) = super::mesh_io::coordinate_problem(&mesh.vertices) {
+        return Err(GeometryError::BadMesh { path: path.to_path_buf(), reason });
+    }
+    Ok(mesh)
 }
 
 /// Vertices and triangles as read, indices not yet checked. Triangle `t` came from

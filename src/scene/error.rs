@@ -60,9 +60,7 @@ pub enum SceneError {
         "bodies '{a}' and '{b}' are both rigid and at least one can move, so their contact is undefined under the {model} model; make one of them compliant (contact.compliance = \"compliant\")"
     )]
     RigidPair { a: String, b: String, model: String },
-    #[error(
-        "{place}: `shape.file` {path} could not be loaded: {source}; check the path (relative paths are resolved against the scene file's folder)"
-    )]
+    #[error("{place}: `shape.file` {path} could not be loaded: {source}; {}", shape_file_hint(path))]
     ShapeFile {
         place: Place,
         path: PathBuf,
@@ -77,5 +75,15 @@ fn at_text(at: Option<LineCol>) -> String {
     match at {
         Some(LineCol { line, column }) => format!(" at line {line}, column {column}"),
         None => String::new(),
+    }
+}
+
+/// What to do about a mesh file that could not be loaded: find it if it is missing, else fix
+/// its contents.
+fn shape_file_hint(path: &std::path::Path) -> &'static str {
+    if path.is_file() {
+        "fix the file, or export it again"
+    } else {
+        "check the path (relative paths are resolved against the scene file's folder)"
     }
 }

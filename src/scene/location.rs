@@ -62,6 +62,14 @@ impl Outline {
         let header =
             text[..offset.min(text.len())].lines().rev().map(str::trim_start).find(|l| l.starts_with('['));
         let in_body = header.is_some_and(|h| h.starts_with("[[body]]") || h.starts_with("[body."));
+        // The error may point at the header itself: count it too.
+        let line_end = text[offset.min(text.len())..].find('\n').map_or(text.len(), |k| offset + k);
+        let upto = &text[..line_end];
+        let pair_header = upto.lines().rev().map(str::trim_start).find(|l| l.starts_with('['));
+        if pair_header.is_some_and(|h| h.starts_with("[[model.pair]]")) {
+            let n = upto.lines().filter(|l| l.trim_start().starts_with("[[model.pair]]")).count();
+            return format!("[[model.pair]] #{n}");
+        }
         match self.bodies.iter().rposition(|(_, r)| r.start <= offset) {
             Some(i) if in_body => self.body_label(i),
             _ => "scene".into(),
