@@ -7,6 +7,10 @@
 
 use crate::math::{Isometry3, Matrix3, Plane, Point3, Vector3};
 
+/// Relative growth of boxes in overlap tests (see `Obb::overlaps_centered`): far above
+/// round-off, far below any gap that matters.
+const OVERLAP_MARGIN: f64 = 1e-9;
+
 /// An oriented box: centre, orthonormal axes (columns) and half extents along them.
 #[derive(Clone, Copy, Debug)]
 pub struct Obb {
@@ -71,7 +75,12 @@ impl Obb {
     fn overlaps_centered(&self, other: &Obb, b_center: &Vector3, rel: &RelativePose, edges: bool) -> bool {
         const EPS: f64 = 1e-12;
         let d = b_center - self.center.coords;
-        let (a, b) = (self.half, other.half);
+        // Boxes grown by a hair of their size: a flat box (a triangle's) touching another
+        // across a round-off gap is a candidate, so that contact geometry lying exactly in a
+        // face is decided by the pair's own rules, not by which side round-off put it on.
+        let grow = |h: Vector3, m: f64| h.add_scalar(m);
+        let margin = OVERLAP_MARGIN * (self.half.max() + other.half.max());
+        let (a, b) = (grow(self.half, margin), grow(other.half, margin));
         // r[i][j] = a_i · (R b_j) = (Rᵀ a_i) · b_j; t[i] = a_i · d.
         let mut r = [[0.0; 3]; 3];
         let mut abs_r = [[0.0; 3]; 3];
@@ -340,7 +349,7 @@ impl Bvh {
     fn overlap(&self, other: &Bvh, rel: &RelativePose, a: u32, b: u32) -> bool {
         let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
         let cb = rel.rotation * nb.obb.center.coords + rel.translation;
-        let r = na.radius + nb.radius;
+        let r = (na.radius + nb.radius) * (1.0 + 2.0 * OVERLAP_MARGIN);
         if (cb - na.obb.center.coords).norm_squared() > r * r {
             return false;
         }

@@ -206,13 +206,23 @@ impl<'a> PairFrame<'a> {
             }
             PairKind::MeshRigid(m, r) => {
                 let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
+                let normal = (b - a).cross(&(c - a)).try_normalize(0.0)?;
+                // A triangle lying in a face of the tet lies in the face of the tet on its other
+                // side too: it belongs to the one in front of it (on its normal's side) only, or
+                // both would count it. Within round-off of the triangle's size.
+                let tolerance = COPLANAR * (b - a).norm().max((c - a).norm());
                 let mut poly = Polygon::from_points(&[a, b, c]);
                 for pl in &m.planes[i as usize] {
+                    if [a, b, c].iter().all(|p| pl.signed(p).abs() <= tolerance) {
+                        if pl.normal.dot(&normal) > 0.0 {
+                            return None;
+                        }
+                        continue;
+                    }
                     if !poly.clip_in_place(pl) {
                         return None;
                     }
                 }
-                let normal = (b - a).cross(&(c - a)).try_normalize(0.0)?;
                 Some((poly, m.pressure[i as usize], normal, None))
             }
             PairKind::MeshRigidHalfSpace(m) => {
@@ -237,6 +247,9 @@ impl<'a> PairFrame<'a> {
         }
     }
 }
+
+/// Distances below this fraction of a triangle's size count as lying in a plane.
+const COPLANAR: f64 = 1e-10;
 
 fn pair_tasks(a: &Bvh, b: &Bvh, rel: &RelativePose, target: usize) -> (Vec<(u32, u32)>, u64) {
     let tasks = a.pair_tasks(b, rel, target);
