@@ -185,3 +185,32 @@ fn mesh_files_and_pair_tables_get_messages_that_name_the_problem() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("[[model.pair]] #2 (line ") && stderr.contains("missing field `b`"), "{stderr}");
 }
+
+#[test]
+fn field_refuses_models_without_pressure_fields() {
+    let dir = temp_dir("field");
+    for kind in ["volume6d", "peg", "hertz"] {
+        let scene = sphere(
+            &format!("kind = \"{kind}\""),
+            "",
+            "mass = 1\nposition = [0, 0, 0.2]",
+            "material = \"Steel\"",
+        );
+        let path = dir.join(format!("{kind}.toml"));
+        std::fs::write(&path, scene).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+            .args([
+                "field",
+                path.to_str().unwrap(),
+                "--body",
+                "ball",
+                "--out",
+                dir.join("f.vtk").to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{kind}: accepted");
+        assert!(stderr.contains(&format!("this scene's model is `{kind}`")), "{kind}: {stderr}");
+    }
+}

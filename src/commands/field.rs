@@ -5,12 +5,18 @@
 use crate::app;
 use crate::contact::pressure_field::contact_properties;
 use crate::contact::pressure_field::{PfBody, PfGeometry};
-use crate::scene::Scene;
+use crate::scene::{ModelKind, Scene};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
 /// Writes the field of body `name` to `out`; returns the number of tets written.
 pub fn run(scene: &Scene, name: &str, out: &Path) -> Result<usize> {
+    if scene.model != ModelKind::PressureField {
+        bail!(
+            "`field` writes pressure fields, which only the pressure_field model has; this scene's model is `{}` (set [model] kind = \"pressure_field\" to see a body's field)",
+            scene.model.key()
+        );
+    }
     let Some(spec) = scene.body(name) else {
         let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
         bail!("no body named `{name}`; the scene has: {}", names.join(", "));
