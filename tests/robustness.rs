@@ -214,3 +214,37 @@ fn field_refuses_models_without_pressure_fields() {
         assert!(stderr.contains(&format!("this scene's model is `{kind}`")), "{kind}: {stderr}");
     }
 }
+
+#[test]
+fn a_surface_that_crosses_itself_is_rejected_with_the_crossing_triangles() {
+    let dir = temp_dir("crossing");
+    // Two octahedra that overlap, written as one closed (but self-intersecting) surface.
+    let mut obj = String::new();
+    for c in [[0.0, 0.0, 0.0], [0.03, 0.01, 0.005]] {
+        for p in [
+            [0.05, 0.0, 0.0],
+            [-0.05, 0.0, 0.0],
+            [0.0, 0.05, 0.0],
+            [0.0, -0.05, 0.0],
+            [0.0, 0.0, 0.05],
+            [0.0, 0.0, -0.05],
+        ] {
+            obj += &format!("v {} {} {}\n", c[0] + p[0], c[1] + p[1], c[2] + p[2]);
+        }
+    }
+    for offset in [0, 6] {
+        for t in [[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]] {
+            obj += &format!("f {} {} {}\n", t[0] + offset + 1, t[1] + offset + 1, t[2] + offset + 1);
+        }
+    }
+    std::fs::write(dir.join("crossing.obj"), obj).unwrap();
+    let scene = sphere("", "", "mass = 1\nposition = [0, 0, 0.2]", COMPLIANT)
+        .replace("{ type = \"sphere\", radius = 0.05 }", "{ type = \"mesh\", file = \"crossing.obj\" }");
+    let (out, _) = simulate(&dir, "crossing", &scene);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a self-intersecting surface was used");
+    assert!(
+        stderr.contains("it crosses itself: triangles ") && stderr.contains(" intersect near "),
+        "{stderr}"
+    );
+}

@@ -28,7 +28,8 @@ const EXAMPLES: usize = 3;
 /// Repairs, each listed in [`CheckedMesh::repairs`]: vertices closer than [`MERGE_TOLERANCE`] ×
 /// the bounding-box diagonal are merged (triangles this collapses are dropped), vertices no
 /// triangle uses are removed, and a consistently oriented mesh enclosing negative volume is
-/// flipped. Anything else is [`GeometryError::InvalidMesh`] listing every problem found, with
+/// flipped. A surface that crosses itself is rejected with the first pair of crossing triangles.
+/// Anything else is [`GeometryError::InvalidMesh`] listing every problem found, with
 /// counts and examples; vertex and triangle indices there are those of the input.
 pub fn check_closed_mesh(mesh: SurfaceMesh) -> Result<CheckedMesh, GeometryError> {
     let invalid = |problems: Vec<String>| GeometryError::InvalidMesh { problems };
@@ -115,6 +116,17 @@ pub fn check_closed_mesh(mesh: SurfaceMesh) -> Result<CheckedMesh, GeometryError
     topology.report(&vertices, &mut problems);
     if !problems.is_empty() {
         return Err(invalid(problems));
+    }
+    // A surface that crosses itself bounds no solid: no orientation or flip can repair it.
+    let kept_triangles: Vec<[u32; 3]> = kept.iter().map(|(tri, _)| *tri).collect();
+    if let Some((s, t, p)) = super::self_intersection::first_self_intersection(&vertices, &kept_triangles) {
+        return Err(invalid(vec![format!(
+            "it crosses itself: triangles {} and {} intersect near {}; remove the self-intersections \
+             (e.g. MeshLab: Filters › Cleaning and Repairing › Select Self Intersecting Faces) or give a tet mesh",
+            kept[s].1,
+            kept[t].1,
+            fmt_point(&p)
+        )]));
     }
 
     // Closed, manifold and consistent: the sign of the volume tells inside from outside.

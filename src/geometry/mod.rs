@@ -9,6 +9,7 @@ pub mod mass_properties;
 pub mod mesh_check;
 pub mod mesh_io;
 pub mod mesher;
+pub mod self_intersection;
 mod shape;
 pub mod surface_io;
 mod surface_mesh;
