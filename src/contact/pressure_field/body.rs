@@ -50,6 +50,9 @@ pub struct RigidMesh {
     pub bvh: Bvh,
     /// A point inside the solid (the volume centroid), apex of the cones used for volumes.
     pub apex: Point3,
+    /// The cones from the apex to each triangle (body frame), so that an energy query finds
+    /// the cones through a tet without trying every triangle.
+    pub cones: Bvh,
 }
 
 /// What a body is to the pressure field model.
@@ -146,7 +149,11 @@ impl RigidMesh {
     pub fn new(mesh: SurfaceMesh) -> RigidMesh {
         let bvh = Bvh::build(mesh.triangles.len(), |t| mesh.triangle(t));
         let apex = volume_centroid(&mesh);
-        RigidMesh { mesh, bvh, apex }
+        let cones = Bvh::build(mesh.triangles.len(), |t| {
+            let [a, b, c] = mesh.triangle(t);
+            [apex, a, b, c]
+        });
+        RigidMesh { mesh, bvh, apex, cones }
     }
 }
 

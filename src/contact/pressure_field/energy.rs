@@ -67,23 +67,14 @@ fn candidate_energy(pair: &PairFrame, (i, j): (u32, u32)) -> f64 {
             integrate_min(&pieces, &m.pressure[i as usize], &pair.half_space_field(k))
         }
         PairKind::MeshRigid(m, r) => {
-            // Σ over the rigid triangles of ± ∫ over (tet ∩ cone(apex, triangle)).
+            // ± ∫ over (tet ∩ cone(apex, triangle)); the rigid solid is the signed sum of its
+            // cones.
             let tet = m.mesh.tet(i as usize);
-            let (lo, hi) = bounds(&tet);
-            let apex = x * r.apex;
-            let mut u = 0.0;
-            for t in 0..r.mesh.triangles.len() {
-                let [a, b, c] = r.mesh.triangle(t).map(|p| x * p);
-                let cone = [apex, a, b, c];
-                let (clo, chi) = bounds(&cone);
-                if (0..3).any(|k| clo[k] > hi[k] || chi[k] < lo[k]) {
-                    continue;
-                }
-                let Some(sign) = cone_sign(&cone) else { continue };
-                let pieces = clip_pieces(vec![tet], &tet_planes(&cone));
-                u += sign * pieces.iter().map(|p| integrate(p, &m.pressure[i as usize])).sum::<f64>();
-            }
-            u
+            let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
+            let cone = [x * r.apex, a, b, c];
+            let Some(sign) = cone_sign(&cone) else { return 0.0 };
+            let pieces = clip_pieces(vec![tet], &tet_planes(&cone));
+            sign * pieces.iter().map(|p| integrate(p, &m.pressure[i as usize])).sum::<f64>()
         }
         PairKind::HalfSpaceRigid(k, r) => {
             let apex = x * r.apex;
@@ -104,26 +95,14 @@ fn cone_sign(cone: &[Point3; 4]) -> Option<f64> {
     (v.abs() > 1e-12 * scale.powi(3)).then_some(v.signum())
 }
 
-fn bounds(p: &[Point3; 4]) -> (Vector3, Vector3) {
-    let mut lo = p[0].coords;
-    let mut hi = p[0].coords;
-    for q in &p[1..] {
-        lo = lo.inf(&q.coords);
-        hi = hi.sup(&q.coords);
-    }
-    (lo, hi)
-}
-
 /// The pair's elastic potential energy (J).
 pub fn pair_energy(pair: &PairFrame) -> f64 {
     let candidates: Vec<(u32, u32)> = match pair.kind {
-        // Every tet that may overlap the rigid solid, not only those crossing its surface.
+        // Every (tet, cone) pair that may overlap: the cones fill the rigid solid, so this
+        // covers the tets inside it, not only those crossing its surface.
         PairKind::MeshRigid(m, r) => {
             let mut out = Vec::new();
-            if let Some(root) = r.bvh.root() {
-                let hull = crate::geometry::bvh::Bvh::build(1, |_| obb_corners(root));
-                m.bvh.overlapping_pairs(&hull, &pair.p_from_s, &mut |i, _| out.push((i, 0)));
-            }
+            m.bvh.overlapping_pairs(&r.cones, &pair.p_from_s, &mut |i, j| out.push((i, j)));
             out
         }
         PairKind::HalfSpaceRigid(_, r) => (0..r.mesh.triangles.len() as u32).map(|j| (0, j)).collect(),
@@ -132,16 +111,4 @@ pub fn pair_energy(pair: &PairFrame) -> f64 {
     super::chunked::sum_chunks(&candidates, |c| c.iter().map(|&k| candidate_energy(pair, k)).sum::<f64>())
         .into_iter()
         .sum()
-}
-
-/// The eight corners of an oriented box.
-fn obb_corners(o: &crate::geometry::bvh::Obb) -> [Point3; 8] {
-    std::array::from_fn(|k| {
-        let s = Vector3::new(
-            if k & 1 == 0 { -1.0 } else { 1.0 },
-            if k & 2 == 0 { -1.0 } else { 1.0 },
-            if k & 4 == 0 { -1.0 } else { 1.0 },
-        );
-        o.center + o.axes * s.component_mul(&o.half)
-    })
 }
