@@ -248,3 +248,19 @@ fn a_surface_that_crosses_itself_is_rejected_with_the_crossing_triangles() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_body_that_reaches_an_implausible_speed_stops_the_run() {
+    let dir = temp_dir("speed");
+    // The largest load on the lightest body the ranges allow: 1e21 m/s².
+    let scene = sphere("", "", "mass = 1e-9\nposition = [0, 0, 0.2]\nforce = [1e12, 0, 0]", COMPLIANT);
+    let (out, seconds) = simulate(&dir, "speed", &scene);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && seconds < 20.0, "{stderr}");
+    assert!(
+        stderr.contains("a body moves implausibly fast at t = ") && stderr.contains("`ball`"),
+        "{stderr}"
+    );
+    let energy = std::fs::read_to_string(dir.join("speed").join("energy.csv")).unwrap();
+    assert!(energy.lines().skip(1).all(|l| l.split(',').all(|x| x.parse::<f64>().is_ok_and(f64::is_finite))));
+}

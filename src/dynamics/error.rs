@@ -23,6 +23,10 @@ pub enum DynamicsError {
         "the energy balance broke at t = {t} s (bodies in contact: {bodies}): the total energy exceeds its initial value plus the work of applied loads and kinematic bodies by {excess:.3e} J (tolerance {tolerance:.3e} J); {advice}"
     )]
     EnergyGrowth { t: f64, bodies: String, excess: f64, tolerance: f64, advice: &'static str },
+    #[error(
+        "a body moves implausibly fast at t = {t} s: `{body}` at {speed:.3e} {unit} (the simulator handles up to {limit:e} {unit}); the run blew up: use integrator = \"implicit_euler\" or a smaller dt, and check masses, moduli and loads"
+    )]
+    Implausible { t: f64, body: String, speed: f64, unit: &'static str, limit: f64 },
     #[error("{0}")]
     Setup(String),
 }

@@ -114,6 +114,7 @@ pub fn run(
     let watch = EnergyWatch::new(world, &y, &initial);
     // `known`: the contacts the last step applied, when they hold for this state.
     let mut sample = |t: f64, y: &[f64], stats: &mut RunStats, known: Option<&[PairContact]>| {
+        world.implausible_motion(t, y)?;
         let contacts = match known {
             Some(c) => c.to_vec(),
             None => world.contacts(t, y)?,
@@ -148,7 +149,9 @@ pub fn run(
                 }
                 stats.steps += 1;
                 stats.t_end = k as f64 * dt;
-                // Every step: kinetic + gravity alone must stay within the budget (cheap).
+                // Every step: kinetic + gravity alone must stay within the budget (cheap), and
+                // no body may move implausibly fast.
+                world.implausible_motion(stats.t_end, &y)?;
                 let (kinetic, gravity) = world.motion_energies(&y);
                 watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
                 if (k % every == 0 || k == steps)

@@ -35,6 +35,11 @@ impl StateLayout {
     }
 }
 
+/// Speeds (m/s) and rates of turn (rad/s) beyond which a run has blown up: ten times what a
+/// scene may start with (docs/scene.md, "Ranges").
+pub const MAX_SPEED: f64 = 1e6;
+pub const MAX_RATE: f64 = 1e7;
+
 /// The bodies, the contact model and the loads.
 pub struct World {
     pub bodies: Vec<RigidBody>,
@@ -335,6 +340,23 @@ impl World {
             .map(|(i, _)| self.bodies[i].name.as_str())
             .collect();
         (!bad.is_empty()).then(|| bad.join(", "))
+    }
+
+    /// The first free body moving faster than [`MAX_SPEED`] or turning faster than
+    /// [`MAX_RATE`], as an error: no scene the simulator accepts gets there unless it blew up.
+    pub fn implausible_motion(&self, t: f64, y: &[f64]) -> Result<(), DynamicsError> {
+        for (i, o) in self.layout.offset.iter().enumerate() {
+            let Some(o) = *o else { continue };
+            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]).norm();
+            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]).norm();
+            for (speed, limit, unit) in [(v, MAX_SPEED, "m/s"), (w, MAX_RATE, "rad/s")] {
+                if speed > limit {
+                    let body = self.bodies[i].name.clone();
+                    return Err(DynamicsError::Implausible { t, body, speed, unit, limit });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The energies at a state.
