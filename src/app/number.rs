@@ -10,11 +10,14 @@ pub(super) struct Shortest(pub f64);
 
 impl fmt::Display for Shortest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = self.0.abs();
-        if a == 0.0 || !a.is_finite() || (1e-5..1e16).contains(&a) {
-            write!(f, "{}", self.0)
-        } else {
-            write!(f, "{:e}", self.0)
+        let x = self.0;
+        if !x.is_finite() {
+            return write!(f, "{x}");
         }
+        // Ryū's shortest round-trip digits (several times faster than the standard library's,
+        // which matters when outputs are written every step); integers keep no ".0".
+        let mut buffer = ryu::Buffer::new();
+        let text = buffer.format_finite(x);
+        f.write_str(text.strip_suffix(".0").unwrap_or(text))
     }
 }
