@@ -183,6 +183,15 @@ impl World {
         }
         for r in results {
             let Some((c, d)) = r? else { continue };
+            // A contact that came out non-finite (an overflow in the model) stops the run here,
+            // before it reaches the state.
+            let w = c.wrench;
+            if !(w.force.iter().chain(w.torque.iter()).all(|x| x.is_finite())
+                && c.dissipation_power.is_finite())
+            {
+                let names = format!("{}, {}", self.bodies[c.a].name, self.bodies[c.b].name);
+                return Err(DynamicsError::NonFinite { t, bodies: names });
+            }
             if let Some(d) = d {
                 loads.derivatives.push((c.a, c.b, d));
             }
