@@ -59,8 +59,11 @@ fn candidate_energy(pair: &PairFrame, (i, j): (u32, u32)) -> f64 {
             integrate_min(&pieces, &m.pressure[i as usize], &fs)
         }
         PairKind::MeshRigidHalfSpace(m) => {
-            let pieces = clip_pieces(vec![m.mesh.tet(i as usize)], &[pair.secondary_plane()]);
-            pieces.iter().map(|t| integrate(t, &m.pressure[i as usize])).sum()
+            // One plane: split the tet directly (no piece lists to allocate).
+            let f = &m.pressure[i as usize];
+            let mut u = 0.0;
+            split_tet(&m.mesh.tet(i as usize), &pair.secondary_plane(), &mut |k| u += integrate(&k, f), &mut |_| {});
+            u
         }
         PairKind::MeshCompliantHalfSpace(m, k) => {
             let pieces = clip_pieces(vec![m.mesh.tet(i as usize)], &[pair.secondary_plane()]);
