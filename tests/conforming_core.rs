@@ -3,6 +3,7 @@
 //! boundary (depth = skin_depth) on mesh vertices, so ε meets the closed forms of a spherical
 //! and a cylindrical shell, and the error falls under refinement.
 
+mod common;
 use std::f64::consts::PI;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -24,73 +25,6 @@ fn write_obj(path: &Path, vertices: &[[f64; 3]], triangles: &[[usize; 3]]) {
         writeln!(text, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1).unwrap();
     }
     std::fs::write(path, text).unwrap();
-}
-
-/// An icosphere of radius `r`: the icosahedron subdivided `levels` times, vertices on the sphere.
-fn icosphere(r: f64, levels: usize) -> (Vec<[f64; 3]>, Vec<[usize; 3]>) {
-    let t = (1.0 + 5f64.sqrt()) / 2.0;
-    let unit = |p: [f64; 3]| {
-        let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-        [p[0] / l, p[1] / l, p[2] / l]
-    };
-    let mut v: Vec<[f64; 3]> = [
-        [-1.0, t, 0.0],
-        [1.0, t, 0.0],
-        [-1.0, -t, 0.0],
-        [1.0, -t, 0.0],
-        [0.0, -1.0, t],
-        [0.0, 1.0, t],
-        [0.0, -1.0, -t],
-        [0.0, 1.0, -t],
-        [t, 0.0, -1.0],
-        [t, 0.0, 1.0],
-        [-t, 0.0, -1.0],
-        [-t, 0.0, 1.0],
-    ]
-    .map(unit)
-    .to_vec();
-    let mut f: Vec<[usize; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid = std::collections::HashMap::new();
-        let mut next = Vec::new();
-        for [a, b, c] in f {
-            let mut m = |i: usize, j: usize| {
-                *mid.entry((i.min(j), i.max(j))).or_insert_with(|| {
-                    v.push(unit([
-                        (v[i][0] + v[j][0]) / 2.0,
-                        (v[i][1] + v[j][1]) / 2.0,
-                        (v[i][2] + v[j][2]) / 2.0,
-                    ]));
-                    v.len() - 1
-                })
-            };
-            let (ab, bc, ca) = (m(a, b), m(b, c), m(c, a));
-            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-        }
-        f = next;
-    }
-    (v.iter().map(|p| p.map(|x| x * r)).collect(), f)
 }
 
 /// A closed cylinder of radius `r` and length `l` along z, centred at the origin.
@@ -162,7 +96,9 @@ fn max_error(field: &[([f64; 3], f64)], closed_form: impl Fn(&[f64; 3]) -> Optio
 #[test]
 fn spherical_shell_from_an_obj_meets_the_closed_form() {
     let dir = temp_dir("sphere");
-    let (v, f) = icosphere(0.1, 4);
+    let ball = common::icosphere(0.1, contactlab::math::Point3::origin(), 4);
+    let v: Vec<[f64; 3]> = ball.vertices.iter().map(|p| [p.x, p.y, p.z]).collect();
+    let f: Vec<[usize; 3]> = ball.triangles.iter().map(|t| t.map(|i| i as usize)).collect();
     write_obj(&dir.join("ball.obj"), &v, &f);
     let (r_out, r_core) = (0.1, 0.05);
     // ε = (1/r − 1/R)/(1/a − 1/R) in the shell, 1 in the core.

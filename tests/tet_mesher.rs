@@ -2,79 +2,20 @@
 //! a closed boundary on the surface), dihedral angle bounds, volume against the enclosed volume,
 //! warnings for thin parts and lost components, determinism, and the surface queries.
 
+mod common;
+use common::icosphere;
 use contactlab::geometry::tet_mesher::{
     MesherOptions, MesherOutput, SurfaceDistance, default_resolution, dihedral_range, mesh_interior,
     mesh_interior_with,
 };
 use contactlab::geometry::{GeometryError, SurfaceMesh, signed_tet_volume};
-use contactlab::math::{Point3, Vector3};
+use contactlab::math::Point3;
 use std::collections::HashMap;
 use std::f64::consts::PI;
 
 /// Dihedral bounds asserted for every mesh (degrees).
 const MIN_ANGLE: f64 = 15.0;
 const MAX_ANGLE: f64 = 155.0;
-
-/// An icosphere of radius `r` about `c` (`levels` midpoint subdivisions, 20·4^levels faces).
-fn icosphere(r: f64, c: Point3, levels: u32) -> SurfaceMesh {
-    let g = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut v: Vec<Vector3> = [
-        [-1.0, g, 0.0],
-        [1.0, g, 0.0],
-        [-1.0, -g, 0.0],
-        [1.0, -g, 0.0],
-        [0.0, -1.0, g],
-        [0.0, 1.0, g],
-        [0.0, -1.0, -g],
-        [0.0, 1.0, -g],
-        [g, 0.0, -1.0],
-        [g, 0.0, 1.0],
-        [-g, 0.0, -1.0],
-        [-g, 0.0, 1.0],
-    ]
-    .iter()
-    .map(|p| Vector3::from(*p).normalize())
-    .collect();
-    let mut f: Vec<[u32; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid: HashMap<(u32, u32), u32> = HashMap::new();
-        let mut next = Vec::new();
-        for t in &f {
-            let mut m = [0u32; 3];
-            for i in 0..3 {
-                let (a, b) = (t[i].min(t[(i + 1) % 3]), t[i].max(t[(i + 1) % 3]));
-                m[i] = *mid.entry((a, b)).or_insert_with(|| {
-                    v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
-                    (v.len() - 1) as u32
-                });
-            }
-            next.extend([[t[0], m[0], m[2]], [t[1], m[1], m[0]], [t[2], m[2], m[1]], m]);
-        }
-        f = next;
-    }
-    SurfaceMesh { vertices: v.iter().map(|d| c + d * r).collect(), triangles: f }
-}
 
 /// A torus about the z axis (tube centre radius `big`, tube radius `small`), `n × m` quads.
 fn torus(big: f64, small: f64, n: u32, m: u32) -> SurfaceMesh {

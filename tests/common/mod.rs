@@ -5,7 +5,9 @@ use contactlab::contact::pressure_field::{
     BodyState, Compliance, ContactProperties, PfBody, QueryOptions, evaluate_pair, pair_energy,
 };
 use contactlab::geometry::Shape;
-use contactlab::math::{Isometry3, Twist, UnitQuaternion, Vector3, Wrench};
+use contactlab::geometry::SurfaceMesh;
+use contactlab::math::{Isometry3, Point3, Twist, UnitQuaternion, Vector3, Wrench};
+use std::collections::HashMap;
 
 pub fn compliant(shape: Shape, modulus: f64, resolution: f64) -> PfBody {
     PfBody::new(
@@ -62,4 +64,65 @@ pub fn energy(a: BodyState, b: BodyState) -> f64 {
 /// Relative difference of two vectors, against a scale.
 pub fn rel(a: &Vector3, b: &Vector3, scale: f64) -> f64 {
     (a - b).norm() / scale
+}
+
+/// An icosphere of radius `r` about `c` (`levels` midpoint subdivisions, 20·4^levels faces).
+pub fn icosphere(r: f64, c: Point3, levels: u32) -> SurfaceMesh {
+    let g = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut v: Vec<Vector3> = [
+        [-1.0, g, 0.0],
+        [1.0, g, 0.0],
+        [-1.0, -g, 0.0],
+        [1.0, -g, 0.0],
+        [0.0, -1.0, g],
+        [0.0, 1.0, g],
+        [0.0, -1.0, -g],
+        [0.0, 1.0, -g],
+        [g, 0.0, -1.0],
+        [g, 0.0, 1.0],
+        [-g, 0.0, -1.0],
+        [-g, 0.0, 1.0],
+    ]
+    .iter()
+    .map(|p| Vector3::from(*p).normalize())
+    .collect();
+    let mut f: Vec<[u32; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..levels {
+        let mut mid: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut next = Vec::new();
+        for t in &f {
+            let mut m = [0u32; 3];
+            for i in 0..3 {
+                let (a, b) = (t[i].min(t[(i + 1) % 3]), t[i].max(t[(i + 1) % 3]));
+                m[i] = *mid.entry((a, b)).or_insert_with(|| {
+                    v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
+                    (v.len() - 1) as u32
+                });
+            }
+            next.extend([[t[0], m[0], m[2]], [t[1], m[1], m[0]], [t[2], m[2], m[1]], m]);
+        }
+        f = next;
+    }
+    SurfaceMesh { vertices: v.iter().map(|d| c + d * r).collect(), triangles: f }
 }

@@ -62,7 +62,12 @@ fn candidate_energy(pair: &PairFrame, (i, j): (u32, u32)) -> f64 {
             // One plane: split the tet directly (no piece lists to allocate).
             let f = &m.pressure[i as usize];
             let mut u = 0.0;
-            split_tet(&m.mesh.tet(i as usize), &pair.secondary_plane(), &mut |k| u += integrate(&k, f), &mut |_| {});
+            split_tet(
+                &m.mesh.tet(i as usize),
+                &pair.secondary_plane(),
+                &mut |k| u += integrate(&k, f),
+                &mut |_| {},
+            );
             u
         }
         PairKind::MeshCompliantHalfSpace(m, k) => {
