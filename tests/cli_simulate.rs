@@ -237,3 +237,20 @@ fn quiet_prints_nothing_on_stderr_and_a_log_gets_whole_lines() {
     assert!(log.status.success() && !stderr.contains('\r'), "{stderr:?}");
     assert!(stderr.contains("contactlab: meshing body `ball`"), "{stderr}");
 }
+
+#[test]
+fn a_killed_run_keeps_what_it_computed() {
+    let dir = temp_dir("killed");
+    let scene = sphere_scene(&dir, "duration = 1000");
+    let out = dir.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args(["simulate", &scene, "--out", out.to_str().unwrap(), "--quiet"])
+        .spawn()
+        .expect("start contactlab");
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    child.kill().expect("kill the run");
+    let _ = child.wait();
+    // The CSVs are flushed every second: rows computed more than a second ago are on disk.
+    let energy = lines(&out.join("energy.csv"));
+    assert!(energy.len() > 10, "only {} lines survived the kill", energy.len());
+}
