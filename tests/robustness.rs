@@ -138,6 +138,9 @@ fn runs_that_used_to_hang_answer_quickly() {
         } else {
             assert!(stderr.contains("t = ") && stderr.contains("ball"), "{name}: {stderr}");
         }
+        if name == "overlap" {
+            assert!(!out.status.success() && stderr.contains("already overlap by 4.000e-2 m"), "{stderr}");
+        }
     }
 }
 

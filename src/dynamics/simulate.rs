@@ -211,10 +211,18 @@ pub fn run(
                         }
                         _ => "",
                     };
+                    let t = error_time(&e);
+                    // Stuck at the start: name an initial overlap, the usual cause.
+                    let overlap = if t == 0.0 { deepest_overlap(world, &last.1) } else { None };
+                    let overlap = overlap.map_or(String::new(), |(a, b, depth)| {
+                        format!(
+                            "; at t = 0 `{a}` and `{b}` already overlap by {depth:.3e} m: start them apart"
+                        )
+                    });
                     return Err(DynamicsError::Integrator {
-                        t: error_time(&e),
+                        t,
                         bodies: world.bodies_in_contact(last.0, &last.1),
-                        reason: format!("{e}{advice}"),
+                        reason: format!("{e}{advice}{overlap}"),
                     });
                 }
             };
@@ -226,6 +234,20 @@ pub fn run(
         }
     }
     Ok(stats)
+}
+
+/// The deepest overlap of any pair at state `y` (t = 0), for models that measure distances.
+fn deepest_overlap(world: &World, y: &[f64]) -> Option<(String, String, f64)> {
+    let poses = world.poses(0.0, y);
+    world
+        .model
+        .candidate_pairs(&poses)
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let gap = world.model.gap((a, b), (&poses[a].0, &poses[b].0))?;
+            (gap < 0.0).then(|| (world.bodies[a].name.clone(), world.bodies[b].name.clone(), -gap))
+        })
+        .max_by(|x, y| x.2.total_cmp(&y.2))
 }
 
 /// The smallest adaptive step: a billionth of the output interval. Contacts that need smaller
