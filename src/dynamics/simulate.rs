@@ -212,8 +212,8 @@ pub fn run(
                         _ => "",
                     };
                     let t = error_time(&e);
-                    // Stuck at the start: name an initial overlap, the usual cause.
-                    let overlap = if t == 0.0 { deepest_overlap(world, &last.1) } else { None };
+                    // Stuck before the first output: name an initial overlap, the usual cause.
+                    let overlap = if t < output_dt { deepest_overlap(world, &y) } else { None };
                     let overlap = overlap.map_or(String::new(), |(a, b, depth)| {
                         format!(
                             "; at t = 0 `{a}` and `{b}` already overlap by {depth:.3e} m: start them apart"
