@@ -1,0 +1,5 @@
+//! 6D frictional contact from intersection volumes (Bouchard et al. 2015), `kind = "volume6d"`:
+//! groundwork. The exact intersection moments are here; the contact frame, the patch ellipse
+//! and the projected block Gauss–Seidel solver (issue 11) are not built yet.
+
+pub mod intersection;
