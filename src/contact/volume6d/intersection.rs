@@ -4,6 +4,7 @@
 //! translation (|G| is the area of the contact patch projected on the plane normal to G; the
 //! contact normal, out of the second body into the first, is −G/|G|).
 
+use crate::geometry::SurfaceMesh;
 use crate::math::{Matrix3, Plane, Point3, Vector3};
 use std::f64::consts::PI;
 
@@ -56,6 +57,123 @@ pub fn sphere_half_space(centre: &Point3, radius: f64, half_space: &Plane) -> Op
     // Moving the sphere by δ along −n deepens the cap by δ: dV/dd = π(R² − a²), the base disk.
     let base = PI * (r * r - a * a).max(0.0);
     Some(IntersectionMoments { volume, centroid, covariance, gradient: -n * base })
+}
+
+/// The intersection of a closed convex polytope (`hull`: outward triangles, world frame) with
+/// the half space `normal · x ≤ offset` (`normal` a unit vector pointing out of it): the hull's
+/// faces clipped by the plane, closed by the section polygon, integrated exactly by the
+/// divergence theorem. `None` when they do not overlap.
+pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<IntersectionMoments> {
+    let n = half_space.normal;
+    let mut faces: Vec<Vec<Point3>> = Vec::with_capacity(hull.triangles.len() + 1);
+    // Where the hull's edges cross the plane: the section polygon's corners.
+    let mut section: Vec<Point3> = Vec::new();
+    for t in 0..hull.triangles.len() {
+        let corners = hull.triangle(t);
+        let d = corners.map(|p| half_space.signed(&p));
+        let mut kept = Vec::with_capacity(4);
+        for k in 0..3 {
+            let (p, q) = (corners[k], corners[(k + 1) % 3]);
+            let (dp, dq) = (d[k], d[(k + 1) % 3]);
+            if dp <= 0.0 {
+                kept.push(p);
+            }
+            if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
+                // The same point whichever triangle of the edge computes it.
+                let x = crate::geometry::clip::edge_point(&p, &q, dp, dq);
+                kept.push(x);
+                section.push(x);
+            }
+        }
+        if kept.len() >= 3 {
+            faces.push(kept);
+        }
+    }
+    // Vertices lying in the plane belong to the section too.
+    for p in &hull.vertices {
+        if half_space.signed(p) == 0.0 {
+            section.push(*p);
+        }
+    }
+    if faces.is_empty() {
+        return None;
+    }
+    let cap = convex_polygon_in_plane(&section, &n);
+    let cap_area = polygon_area(&cap, &n);
+    if cap.len() >= 3 {
+        faces.push(cap);
+    }
+    let (volume, centroid, second) = polyhedron_moments(&faces)?;
+    let covariance = second / volume - centroid.coords * centroid.coords.transpose();
+    Some(IntersectionMoments {
+        volume,
+        centroid,
+        covariance: 0.5 * (covariance + covariance.transpose()),
+        gradient: -n * cap_area,
+    })
+}
+
+/// The points (in a plane of normal `n`) ordered counter-clockwise about `n`: the outward face
+/// of the solid below the plane, whose outward normal there is +n.
+fn convex_polygon_in_plane(points: &[Point3], n: &Vector3) -> Vec<Point3> {
+    if points.len() < 3 {
+        return Vec::new();
+    }
+    let c = Point3::from(points.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / points.len() as f64);
+    let u = n.cross(&(if n.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() })).normalize();
+    let w = n.cross(&u);
+    let mut by_angle: Vec<(f64, Point3)> =
+        points.iter().map(|p| ((p - c).dot(&w).atan2((p - c).dot(&u)), *p)).collect();
+    by_angle.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<Point3> = Vec::with_capacity(by_angle.len());
+    for (_, p) in by_angle {
+        if out.last().is_none_or(|q: &Point3| (p - q).norm() > 0.0) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The area of a planar polygon of normal `n` (either orientation).
+fn polygon_area(points: &[Point3], n: &Vector3) -> f64 {
+    if points.len() < 3 {
+        return 0.0;
+    }
+    let mut twice = 0.0;
+    for k in 1..points.len() - 1 {
+        twice += (points[k] - points[0]).cross(&(points[k + 1] - points[0])).dot(n);
+    }
+    0.5 * twice.abs()
+}
+
+/// Volume, centroid and ∫ x xᵀ dV of a closed polyhedron given by outward, counter-clockwise
+/// convex faces: each face fanned into triangles, each triangle coned to a reference point.
+fn polyhedron_moments(faces: &[Vec<Point3>]) -> Option<(f64, Point3, Matrix3)> {
+    let count: usize = faces.iter().map(Vec::len).sum();
+    let r = Point3::from(faces.iter().flatten().fold(Vector3::zeros(), |s, p| s + p.coords) / count as f64);
+    let (mut six_volume, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
+    for face in faces {
+        for k in 1..face.len() - 1 {
+            let [a, b, c] = [face[0] - r, face[k] - r, face[k + 1] - r];
+            let det = a.dot(&b.cross(&c));
+            let s = a + b + c;
+            six_volume += det;
+            first += s * det;
+            second += (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose()) * det;
+        }
+    }
+    let volume = six_volume / 6.0;
+    if !(volume > 0.0) {
+        return None;
+    }
+    let d = first / 24.0 / volume;
+    // ∫ x xᵀ dV about r, then about the origin.
+    let about_r = second / 120.0;
+    let centroid = r + d;
+    let rv = r.coords;
+    let about_origin =
+        about_r + (d * rv.transpose() + rv * d.transpose()) * volume + rv * rv.transpose() * volume;
+    Some((volume, centroid, about_origin))
 }
 
 #[cfg(test)]
@@ -122,5 +240,82 @@ mod tests {
         assert!((whole.volume - 4.0 / 3.0 * PI * 1e-3).abs() < 1e-15);
         assert!((whole.covariance[(2, 2)] - 0.1 * 0.1 / 5.0).abs() < 1e-15);
         assert!(whole.gradient.norm() < 1e-12);
+    }
+
+    fn box_hull(size: [f64; 3], pose: &crate::math::Isometry3) -> SurfaceMesh {
+        let mut mesh =
+            crate::geometry::mesher::surface_mesh(&crate::geometry::Shape::Box { size }, None).unwrap();
+        for v in &mut mesh.vertices {
+            *v = pose * *v;
+        }
+        mesh
+    }
+
+    #[test]
+    fn half_a_box_has_the_moments_of_a_slab() {
+        let (a, b, c) = (0.2, 0.15, 0.1);
+        let hull = box_hull([2.0 * a, 2.0 * b, 2.0 * c], &crate::math::Isometry3::identity());
+        let m = convex_half_space(&hull, &Plane::new(Vector3::z(), 0.0)).unwrap();
+        assert!((m.volume - 4.0 * a * b * c).abs() < 1e-15);
+        assert!((m.centroid - Point3::new(0.0, 0.0, -c / 2.0)).norm() < 1e-15);
+        let expected = Matrix3::from_diagonal(&Vector3::new(a * a / 3.0, b * b / 3.0, c * c / 12.0));
+        assert!((m.covariance - expected).abs().max() < 1e-15, "{}", m.covariance);
+        assert!((m.gradient - Vector3::new(0.0, 0.0, -4.0 * a * b)).norm() < 1e-15);
+        assert!(convex_half_space(&hull, &Plane::new(Vector3::z(), -0.2)).is_none());
+    }
+
+    #[test]
+    fn a_tilted_box_matches_quadrature_and_its_gradient_matches_differences() {
+        let pose = crate::math::Isometry3::from_parts(
+            crate::math::Translation3::new(0.01, -0.02, 0.03),
+            crate::math::UnitQuaternion::from_euler_angles(0.3, -0.2, 0.5),
+        );
+        let size = [0.1, 0.08, 0.06];
+        let plane = Plane::new(Vector3::new(0.1, 0.2, 0.97).normalize(), 0.02);
+        let m = convex_half_space(&box_hull(size, &pose), &plane).unwrap();
+        let cells = 120;
+        let (mut v, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
+        let h = [0, 1, 2].map(|k| size[k] / cells as f64);
+        for i in 0..cells {
+            for j in 0..cells {
+                for k in 0..cells {
+                    let local = Point3::new(
+                        (i as f64 + 0.5) * h[0] - size[0] / 2.0,
+                        (j as f64 + 0.5) * h[1] - size[1] / 2.0,
+                        (k as f64 + 0.5) * h[2] - size[2] / 2.0,
+                    );
+                    let p = pose * local;
+                    if plane.signed(&p) <= 0.0 {
+                        let w = h[0] * h[1] * h[2];
+                        v += w;
+                        first += p.coords * w;
+                        second += p.coords * p.coords.transpose() * w;
+                    }
+                }
+            }
+        }
+        let c = first / v;
+        let cov = second / v - c * c.transpose();
+        assert!((v - m.volume).abs() < 5e-3 * m.volume, "{v} vs {}", m.volume);
+        assert!((c - m.centroid.coords).norm() < 1e-3 * 0.1);
+        assert!((cov - m.covariance).abs().max() < 1e-2 * m.covariance.abs().max());
+        let step = 1e-7;
+        for axis in 0..3 {
+            let mut e = Vector3::zeros();
+            e[axis] = step;
+            let moved = |x: Vector3| {
+                let shifted = crate::math::Isometry3::from_parts(
+                    crate::math::Translation3::from(x),
+                    Default::default(),
+                ) * pose;
+                convex_half_space(&box_hull(size, &shifted), &plane).unwrap().volume
+            };
+            let fd = (moved(e) - moved(-e)) / (2.0 * step);
+            assert!(
+                (fd - m.gradient[axis]).abs() < 1e-6 * m.gradient.norm(),
+                "axis {axis}: {fd} vs {}",
+                m.gradient[axis]
+            );
+        }
     }
 }
