@@ -163,7 +163,7 @@ fn polyhedron_moments(faces: &[Vec<Point3>]) -> Option<(f64, Point3, Matrix3)> {
         }
     }
     let volume = six_volume / 6.0;
-    if !(volume > 0.0) {
+    if volume.is_nan() || volume <= 0.0 {
         return None;
     }
     let d = first / 24.0 / volume;
