@@ -2,6 +2,5 @@
 
 pub mod hertz;
 pub mod model;
-mod pose_stiffness;
 pub mod pressure_field;
 pub mod volume6d;

@@ -193,27 +193,6 @@ impl ContactModel {
         }
     }
 
-    /// The contact stiffness ∂Q/∂X of pair (a, b) about the reference points `refs`, whose
-    /// wrench at `poses` is `base`; columns of bodies that do not move (`movable`) stay zero.
-    /// By forward differences of the wrench (contact/pose_stiffness.rs).
-    pub fn pose_stiffness(
-        &self,
-        (a, b): (usize, usize),
-        poses: &[(Isometry3, Twist)],
-        refs: (&Point3, &Point3),
-        movable: [bool; 2],
-        base: &Wrench,
-    ) -> Result<PairMatrix, ContactError> {
-        let wrench = |moved: [(Isometry3, Twist); 2]| -> Result<Wrench, ContactError> {
-            let mut local = poses.to_vec();
-            local[a] = moved[0];
-            local[b] = moved[1];
-            let c = self.evaluate((a, b), &local, refs, Derivatives::None)?;
-            Ok(c.map_or_else(Wrench::default, |(c, _)| c.wrench))
-        };
-        super::pose_stiffness::finite_difference_stiffness([poses[a], poses[b]], refs, movable, base, wrench)
-    }
-
     /// The elastic energy of a touching pair at `poses` (J).
     pub fn energy(&self, c: &PairContact, poses: &[(Isometry3, Twist)]) -> Result<f64, ContactError> {
         if let Some(e) = c.energy {

@@ -135,7 +135,6 @@ impl World {
         let poses = self.poses(t, y);
         let coms: Vec<Point3> = self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
         let active = self.model.candidate_pairs(&poses);
-        let movable = |i: usize| !matches!(self.bodies[i].motion, Motion::Fixed);
         let eval = |&(a, b): &(usize, usize)| {
             let refs = (&coms[a], &coms[b]);
             // A pair whose derivatives are known is evaluated without them.
@@ -145,20 +144,7 @@ impl World {
                 let result = self.model.evaluate((a, b), &poses, refs, Derivatives::None)?;
                 return Ok(result.map(|(c, _)| (c, Some(known))));
             }
-            let mut result = self.model.evaluate((a, b), &poses, refs, derivatives)?;
-            if derivatives == Derivatives::VelocityAndPose
-                && let Some((c, Some(d))) = &mut result
-                && d.pose.is_none()
-            {
-                Arc::make_mut(d).pose = Some(self.model.pose_stiffness(
-                    (a, b),
-                    &poses,
-                    refs,
-                    [movable(a), movable(b)],
-                    &c.wrench,
-                )?);
-            }
-            Ok(result)
+            self.model.evaluate((a, b), &poses, refs, derivatives)
         };
         let eval = |pair: &(usize, usize)| {
             eval(pair).map_err(|source| DynamicsError::Contact {
