@@ -9,6 +9,7 @@ use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample};
 use crate::dynamics::world::World;
 use crate::dynamics::{DynamicsError, build_world};
+use crate::math::compact;
 use crate::scene::{ModelKind, Scene};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -96,9 +97,9 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
         if dt > sim.duration {
             bail!(
                 "[sim] dt = {} s is longer than duration = {} s (the run would simulate {} s); use dt ≤ duration",
-                fmt_g(dt),
-                fmt_g(sim.duration),
-                fmt_g(dt)
+                compact(dt),
+                compact(sim.duration),
+                compact(dt)
             );
         }
         check_count("steps", "duration / dt", sim.duration / dt, "a larger dt or a shorter duration")?;
@@ -135,26 +136,11 @@ fn check_count(what: &str, expression: &str, ratio: f64, fix: &str) -> Result<()
     if ratio.is_nan() || ratio > MAX_RUN_COUNT {
         bail!(
             "[sim] {expression} = {} {what}, more than the {} a run may take; use {fix}",
-            fmt_g(ratio),
-            fmt_g(MAX_RUN_COUNT)
+            compact(ratio),
+            compact(MAX_RUN_COUNT)
         );
     }
     Ok(())
-}
-
-/// A number in at most 4 significant digits (1e-300 stays 1e-300, not 300 digits).
-fn fmt_g(x: f64) -> String {
-    if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-3) {
-        let s = format!("{x:.3e}");
-        // 1.000e9 → 1e9
-        match s.split_once('e') {
-            Some((m, e)) => format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.')),
-            None => s,
-        }
-    } else {
-        let s = format!("{x:.4}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
 }
 
 /// Wall time between two flushes of the CSV files.
@@ -234,9 +220,9 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     if let Some((t, limit)) = out_of_time {
         bail!(
             "simulation stopped at t = {} s of {} s: it reached [sim] max_wall_time = {} s (outputs up to then are in {}); raise max_wall_time or remove it",
-            fmt_g(t),
-            fmt_g(scene.sim.duration),
-            fmt_g(limit),
+            compact(t),
+            compact(scene.sim.duration),
+            compact(limit),
             args.out.display()
         );
     }

@@ -1,8 +1,10 @@
 //! Small dense math: nalgebra `f64` types, planes, wrenches and twists.
 
+mod compact;
 mod plane;
 mod wrench;
 
+pub use compact::compact;
 pub use plane::Plane;
 pub use wrench::{Twist, Wrench};
 

@@ -2,13 +2,7 @@
 //! fix the value.
 
 use super::{Place, SceneError};
-
-/// A number for a message: plain when moderate, else with an exponent (Rust would print
-/// -1e300 as 301 digits).
-pub(super) fn num(x: f64) -> String {
-    let a = x.abs();
-    if a == 0.0 || !a.is_finite() || (1e-4..1e7).contains(&a) { format!("{x}") } else { format!("{x:e}") }
-}
+use crate::math::compact;
 
 fn invalid(place: &Place, key: &str, problem: String, fix: String) -> SceneError {
     SceneError::Invalid { place: place.clone(), key: key.into(), problem, fix }
@@ -50,7 +44,7 @@ pub(super) fn positive(place: &Place, key: &str, value: f64, unit: &str) -> Resu
         Err(invalid(
             place,
             key,
-            format!("must be greater than 0{unit}, got {}", num(value)),
+            format!("must be greater than 0{unit}, got {}", compact(value)),
             format!("give a positive `{key}`"),
         ))
     }
@@ -78,7 +72,7 @@ pub(super) fn non_negative(place: &Place, key: &str, value: f64) -> Result<f64, 
         Err(invalid(
             place,
             key,
-            format!("must be 0 or more, got {}", num(value)),
+            format!("must be 0 or more, got {}", compact(value)),
             format!("give a `{key}` ≥ 0"),
         ))
     }

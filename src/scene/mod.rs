@@ -58,7 +58,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
             return Err(SceneError::Invalid {
                 place,
                 key: "restitution".into(),
-                problem: format!("must be at most 1, got {}", checks::num(restitution)),
+                problem: format!("must be at most 1, got {}", crate::math::compact(restitution)),
                 fix: "give a coefficient of restitution in [0, 1]".into(),
             });
         }

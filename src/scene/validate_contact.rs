@@ -41,7 +41,7 @@ pub(super) fn contact_spec(
                     Err(SceneError::Invalid {
                         place: place.clone(),
                         key: "contact.poissons_ratio".into(),
-                        problem: format!("must be below 1, got {}", super::checks::num(v)),
+                        problem: format!("must be below 1, got {}", crate::math::compact(v)),
                         fix: "give a Poisson's ratio in (0, 1), e.g. 0.3".into(),
                     })
                 }

@@ -4,21 +4,21 @@ pub enum OdeError {
     /// The state or its derivative stopped being finite (NaN or infinity) and shrinking the step
     /// did not help.
     #[error(
-        "the state or its derivative became non-finite at t = {t_text}; check the model for overflow or division by zero", t_text = crate::dynamics::error::time_text(*.t)
+        "the state or its derivative became non-finite at t = {t_text}; check the model for overflow or division by zero", t_text = crate::math::compact(*.t)
     )]
     NonFinite { t: f64 },
     /// The step size needed to meet the tolerances fell below the smallest allowed step.
     #[error(
-        "step size {step:.3e} s at t = {t_text} s is below the smallest allowed step; the solution may be singular there, the problem stiff (try radau5) or the tolerances too tight", t_text = crate::dynamics::error::time_text(*.t)
+        "step size {step:.3e} s at t = {t_text} s is below the smallest allowed step; the solution may be singular there, the problem stiff (try radau5) or the tolerances too tight", t_text = crate::math::compact(*.t)
     )]
     StepTooSmall { t: f64, step: f64 },
     /// More steps (accepted plus rejected) than `AdaptiveOptions::max_steps` were needed.
-    #[error("the step limit was reached at t = {t_text}; raise max_steps or loosen the tolerances", t_text = crate::dynamics::error::time_text(*.t)
+    #[error("the step limit was reached at t = {t_text}; raise max_steps or loosen the tolerances", t_text = crate::math::compact(*.t)
     )]
     TooManySteps { t: f64 },
     /// The implicit method's Newton iteration kept failing while the step shrank to the minimum.
     #[error(
-        "the Newton iteration of the implicit method did not converge at t = {t_text} even with the smallest step; the derivative may be discontinuous or singular there", t_text = crate::dynamics::error::time_text(*.t)
+        "the Newton iteration of the implicit method did not converge at t = {t_text} even with the smallest step; the derivative may be discontinuous or singular there", t_text = crate::math::compact(*.t)
     )]
     NewtonFailed { t: f64 },
     /// A tolerance that is zero, negative or not finite.
@@ -39,7 +39,7 @@ pub enum OdeError {
     #[error("the initial state has {got} components but the system has dimension {expected}")]
     DimensionMismatch { expected: usize, got: usize },
     /// An error raised by the system's own derivative function, passed through unchanged.
-    #[error("the system failed at t = {t_text}: {message}", t_text = crate::dynamics::error::time_text(*.t)
+    #[error("the system failed at t = {t_text}: {message}", t_text = crate::math::compact(*.t)
     )]
     System { t: f64, message: String },
 }
