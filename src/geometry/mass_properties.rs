@@ -6,6 +6,7 @@
 //! moments have closed forms, so the sums are exact up to round-off.
 
 use super::convex_hull::convex_hull;
+use super::solid_moments::{mean_point, solid_moments};
 use super::{GeometryError, Shape, SurfaceMesh};
 use crate::math::{Matrix3, Point3, Vector3};
 use std::collections::HashMap;
@@ -88,37 +89,20 @@ impl MassProperties {
     /// volume is not positive (an inside-out mesh).
     pub fn of_surface_mesh(mesh: &SurfaceMesh) -> Result<MassProperties, GeometryError> {
         check_closed(mesh)?;
-        // Tets fan out from the vertex mean rather than the origin so that a mesh far from its
-        // origin keeps its digits; a closed mesh makes the result independent of this choice.
-        let n = mesh.vertices.len().max(1) as f64;
-        let r = Point3::from(mesh.vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / n);
-        let mut six_volume = 0.0;
-        // Σ det · (a + b + c), with det = 6 · signed tet volume.
-        let mut first = Vector3::zeros();
-        // Σ det · (a aᵀ + b bᵀ + c cᵀ + s sᵀ), s = a + b + c: 120 × the second moment ∫ x xᵀ dV.
-        let mut second = Matrix3::zeros();
-        for &[i, j, k] in &mesh.triangles {
-            let [a, b, c] = [i, j, k].map(|v| mesh.vertices[v as usize] - r);
-            let det = a.dot(&b.cross(&c));
-            let s = a + b + c;
-            six_volume += det;
-            first += det * s;
-            second += det * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
-        }
-        let volume = six_volume / 6.0;
+        let triangles = mesh.triangles.iter().map(|t| t.map(|v| mesh.vertices[v as usize]));
+        let moments = solid_moments(&mean_point(&mesh.vertices), triangles);
+        let volume = moments.volume;
         if !(volume.is_finite() && volume > 0.0) {
             return Err(bad_mesh(format!(
                 "it encloses volume {volume:e} m³ ≤ 0: inside-out or open mesh; orient every triangle \
                  counter-clockwise seen from outside"
             )));
         }
-        // Centroid relative to r: ∫ x dV / V, where a tet's ∫ x dV = det/6 · s/4.
-        let d = first / 24.0 / volume;
-        let moment_r = second / 120.0;
-        // Second moment about the centroid: ∫ (x − d)(x − d)ᵀ dV = ∫ x xᵀ dV − V d dᵀ.
-        let moment_c = moment_r - volume * d * d.transpose();
-        let moment_c = 0.5 * (moment_c + moment_c.transpose());
-        Ok(MassProperties { volume, centroid: r + d, unit_inertia: inertia_of_second_moment(&moment_c) })
+        Ok(MassProperties {
+            volume,
+            centroid: moments.centroid,
+            unit_inertia: inertia_of_second_moment(&moments.central_second_moment),
+        })
     }
 
     /// Inertia tensor (kg·m²) about the centroid for a given mass.

@@ -11,6 +11,7 @@ pub mod mesh_io;
 pub mod mesher;
 pub mod self_intersection;
 mod shape;
+pub mod solid_moments;
 pub mod surface_io;
 mod surface_mesh;
 pub mod tet_io;

@@ -5,6 +5,7 @@
 //! contact normal, out of the second body into the first, is −G/|G|).
 
 use crate::geometry::SurfaceMesh;
+use crate::geometry::solid_moments::{mean_point, solid_moments};
 use crate::math::{Matrix3, Plane, Point3, Vector3};
 use std::f64::consts::PI;
 
@@ -103,14 +104,7 @@ pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<Inter
     if cap.len() >= 3 {
         faces.push(cap);
     }
-    let (volume, centroid, second) = polyhedron_moments(&faces)?;
-    let covariance = second / volume - centroid.coords * centroid.coords.transpose();
-    Some(IntersectionMoments {
-        volume,
-        centroid,
-        covariance: 0.5 * (covariance + covariance.transpose()),
-        gradient: -n * cap_area,
-    })
+    intersection_moments(&faces, -n * cap_area)
 }
 
 /// The intersection of two closed convex polytopes (outward triangles, world frame): each
@@ -159,14 +153,7 @@ pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMom
     if faces.is_empty() {
         return None;
     }
-    let (volume, centroid, second) = polyhedron_moments(&faces)?;
-    let covariance = second / volume - centroid.coords * centroid.coords.transpose();
-    Some(IntersectionMoments {
-        volume,
-        centroid,
-        covariance: 0.5 * (covariance + covariance.transpose()),
-        gradient,
-    })
+    intersection_moments(&faces, gradient)
 }
 
 /// Whether triangle `t` lies in one of `planes` (within 1e-12 of its size) and faces the same
@@ -231,39 +218,64 @@ fn polygon_area(points: &[Point3], n: &Vector3) -> f64 {
     0.5 * twice.abs()
 }
 
-/// Volume, centroid and ∫ x xᵀ dV of a closed polyhedron given by outward, counter-clockwise
-/// convex faces: each face fanned into triangles, each triangle coned to a reference point.
-fn polyhedron_moments(faces: &[Vec<Point3>]) -> Option<(f64, Point3, Matrix3)> {
-    let count: usize = faces.iter().map(Vec::len).sum();
-    let r = Point3::from(faces.iter().flatten().fold(Vector3::zeros(), |s, p| s + p.coords) / count as f64);
-    let (mut six_volume, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
-    for face in faces {
-        for k in 1..face.len() - 1 {
-            let [a, b, c] = [face[0] - r, face[k] - r, face[k + 1] - r];
-            let det = a.dot(&b.cross(&c));
-            let s = a + b + c;
-            six_volume += det;
-            first += s * det;
-            second += (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose()) * det;
-        }
-    }
-    let volume = six_volume / 6.0;
-    if volume.is_nan() || volume <= 0.0 {
+/// The moments of the closed polyhedron bounded by outward, counter-clockwise convex `faces`
+/// (each fanned into triangles), with the volume gradient; `None` when it encloses no volume.
+fn intersection_moments(faces: &[Vec<Point3>], gradient: Vector3) -> Option<IntersectionMoments> {
+    let triangles = faces.iter().flat_map(|f| (1..f.len() - 1).map(move |k| [f[0], f[k], f[k + 1]]));
+    let m = solid_moments(&mean_point(faces.iter().flatten()), triangles);
+    if m.volume.is_nan() || m.volume <= 0.0 {
         return None;
     }
-    let d = first / 24.0 / volume;
-    // ∫ x xᵀ dV about r, then about the origin.
-    let about_r = second / 120.0;
-    let centroid = r + d;
-    let rv = r.coords;
-    let about_origin =
-        about_r + (d * rv.transpose() + rv * d.transpose()) * volume + rv * rv.transpose() * volume;
-    Some((volume, centroid, about_origin))
+    Some(IntersectionMoments {
+        volume: m.volume,
+        centroid: m.centroid,
+        covariance: m.central_second_moment / m.volume,
+        gradient,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::{Isometry3, Translation3, UnitQuaternion};
+
+    /// Volume, centroid and covariance of the points of a `cells`³ grid over a box of `size`
+    /// centred on the origin, placed by `to_world`, that are `inside`: brute-force quadrature.
+    fn grid_moments(
+        cells: usize,
+        size: [f64; 3],
+        to_world: impl Fn(Point3) -> Point3,
+        inside: impl Fn(&Point3) -> bool,
+    ) -> (f64, Point3, Matrix3) {
+        let h = size.map(|s| s / cells as f64);
+        let w = h[0] * h[1] * h[2];
+        let (mut v, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
+        for i in 0..cells {
+            for j in 0..cells {
+                for k in 0..cells {
+                    let at = |n: usize, axis: usize| (n as f64 + 0.5) * h[axis] - size[axis] / 2.0;
+                    let p = to_world(Point3::new(at(i, 0), at(j, 1), at(k, 2)));
+                    if inside(&p) {
+                        v += w;
+                        first += p.coords * w;
+                        second += p.coords * p.coords.transpose() * w;
+                    }
+                }
+            }
+        }
+        let c = first / v;
+        (v, Point3::from(c), second / v - c * c.transpose())
+    }
+
+    /// `gradient` against central differences of `volume_moved` (the volume after a translation).
+    fn assert_gradient_matches(gradient: &Vector3, tolerance: f64, volume_moved: impl Fn(Vector3) -> f64) {
+        let step = 1e-7;
+        for axis in 0..3 {
+            let e = Vector3::ith(axis, step);
+            let fd = (volume_moved(e) - volume_moved(-e)) / (2.0 * step);
+            assert!((fd - gradient[axis]).abs() < tolerance, "axis {axis}: {fd} vs {}", gradient[axis]);
+        }
+    }
 
     #[test]
     fn a_hemisphere_has_the_textbook_moments() {
@@ -285,36 +297,13 @@ mod tests {
         let n = Vector3::new(0.3, -0.2, 0.9).normalize();
         let plane = Plane::through(&(centre - n * 0.02), n);
         let m = sphere_half_space(&centre, r, &plane).unwrap();
-        let cells = 160;
-        let h = 2.0 * r / cells as f64;
-        let (mut v, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
-        for i in 0..cells {
-            for j in 0..cells {
-                for k in 0..cells {
-                    let p = centre + Vector3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5) * h
-                        - Vector3::repeat(r);
-                    if (p - centre).norm() <= r && plane.signed(&p) <= 0.0 {
-                        let w = h * h * h;
-                        v += w;
-                        first += p.coords * w;
-                        second += p.coords * p.coords.transpose() * w;
-                    }
-                }
-            }
-        }
-        let c = first / v;
-        let cov = second / v - c * c.transpose();
+        let inside = |p: &Point3| (p - centre).norm() <= r && plane.signed(p) <= 0.0;
+        let (v, c, cov) = grid_moments(160, [2.0 * r; 3], |p| centre + p.coords, inside);
         assert!((v - m.volume).abs() < 5e-3 * m.volume, "{v} vs {}", m.volume);
-        assert!((c - m.centroid.coords).norm() < 5e-3 * r);
+        assert!((c - m.centroid).norm() < 5e-3 * r);
         assert!((cov - m.covariance).abs().max() < 2e-2 * m.covariance.abs().max());
-        let step = 1e-7;
-        for axis in 0..3 {
-            let mut e = Vector3::zeros();
-            e[axis] = step;
-            let vol = |x: Vector3| sphere_half_space(&(centre + x), r, &plane).unwrap().volume;
-            let fd = (vol(e) - vol(-e)) / (2.0 * step);
-            assert!((fd - m.gradient[axis]).abs() < 1e-7 * m.gradient.norm(), "axis {axis}: {fd}");
-        }
+        let vol = |x: Vector3| sphere_half_space(&(centre + x), r, &plane).unwrap().volume;
+        assert_gradient_matches(&m.gradient, 1e-7 * m.gradient.norm(), vol);
     }
 
     #[test]
@@ -327,7 +316,7 @@ mod tests {
         assert!(whole.gradient.norm() < 1e-12);
     }
 
-    fn box_hull(size: [f64; 3], pose: &crate::math::Isometry3) -> SurfaceMesh {
+    fn box_hull(size: [f64; 3], pose: &Isometry3) -> SurfaceMesh {
         let mut mesh =
             crate::geometry::mesher::surface_mesh(&crate::geometry::Shape::Box { size }, None).unwrap();
         for v in &mut mesh.vertices {
@@ -339,7 +328,7 @@ mod tests {
     #[test]
     fn half_a_box_has_the_moments_of_a_slab() {
         let (a, b, c) = (0.2, 0.15, 0.1);
-        let hull = box_hull([2.0 * a, 2.0 * b, 2.0 * c], &crate::math::Isometry3::identity());
+        let hull = box_hull([2.0 * a, 2.0 * b, 2.0 * c], &Isometry3::identity());
         let m = convex_half_space(&hull, &Plane::new(Vector3::z(), 0.0)).unwrap();
         assert!((m.volume - 4.0 * a * b * c).abs() < 1e-15);
         assert!((m.centroid - Point3::new(0.0, 0.0, -c / 2.0)).norm() < 1e-15);
@@ -351,64 +340,29 @@ mod tests {
 
     #[test]
     fn a_tilted_box_matches_quadrature_and_its_gradient_matches_differences() {
-        let pose = crate::math::Isometry3::from_parts(
-            crate::math::Translation3::new(0.01, -0.02, 0.03),
-            crate::math::UnitQuaternion::from_euler_angles(0.3, -0.2, 0.5),
+        let pose = Isometry3::from_parts(
+            Translation3::new(0.01, -0.02, 0.03),
+            UnitQuaternion::from_euler_angles(0.3, -0.2, 0.5),
         );
         let size = [0.1, 0.08, 0.06];
         let plane = Plane::new(Vector3::new(0.1, 0.2, 0.97).normalize(), 0.02);
         let m = convex_half_space(&box_hull(size, &pose), &plane).unwrap();
-        let cells = 120;
-        let (mut v, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
-        let h = [0, 1, 2].map(|k| size[k] / cells as f64);
-        for i in 0..cells {
-            for j in 0..cells {
-                for k in 0..cells {
-                    let local = Point3::new(
-                        (i as f64 + 0.5) * h[0] - size[0] / 2.0,
-                        (j as f64 + 0.5) * h[1] - size[1] / 2.0,
-                        (k as f64 + 0.5) * h[2] - size[2] / 2.0,
-                    );
-                    let p = pose * local;
-                    if plane.signed(&p) <= 0.0 {
-                        let w = h[0] * h[1] * h[2];
-                        v += w;
-                        first += p.coords * w;
-                        second += p.coords * p.coords.transpose() * w;
-                    }
-                }
-            }
-        }
-        let c = first / v;
-        let cov = second / v - c * c.transpose();
+        let (v, c, cov) = grid_moments(120, size, |p| pose * p, |p| plane.signed(p) <= 0.0);
         assert!((v - m.volume).abs() < 5e-3 * m.volume, "{v} vs {}", m.volume);
-        assert!((c - m.centroid.coords).norm() < 1e-3 * 0.1);
+        assert!((c - m.centroid).norm() < 1e-3 * 0.1);
         assert!((cov - m.covariance).abs().max() < 1e-2 * m.covariance.abs().max());
-        let step = 1e-7;
-        for axis in 0..3 {
-            let mut e = Vector3::zeros();
-            e[axis] = step;
-            let moved = |x: Vector3| {
-                let shifted = crate::math::Isometry3::from_parts(
-                    crate::math::Translation3::from(x),
-                    Default::default(),
-                ) * pose;
-                convex_half_space(&box_hull(size, &shifted), &plane).unwrap().volume
-            };
-            let fd = (moved(e) - moved(-e)) / (2.0 * step);
-            assert!(
-                (fd - m.gradient[axis]).abs() < 1e-6 * m.gradient.norm(),
-                "axis {axis}: {fd} vs {}",
-                m.gradient[axis]
-            );
-        }
+        let moved = |x: Vector3| {
+            let shifted = Isometry3::from_parts(Translation3::from(x), Default::default()) * pose;
+            convex_half_space(&box_hull(size, &shifted), &plane).unwrap().volume
+        };
+        assert_gradient_matches(&m.gradient, 1e-6 * m.gradient.norm(), moved);
     }
 
     #[test]
     fn two_overlapping_boxes_meet_in_a_box() {
-        let id = crate::math::Isometry3::identity();
+        let id = Isometry3::identity();
         let a = box_hull([0.2, 0.2, 0.2], &id);
-        let shifted = crate::math::Isometry3::translation(0.05, -0.03, 0.15);
+        let shifted = Isometry3::translation(0.05, -0.03, 0.15);
         let b = box_hull([0.2, 0.2, 0.2], &shifted);
         let m = convex_convex(&b, &a).unwrap();
         // The overlap: x ∈ [−0.05, 0.1], y ∈ [−0.1, 0.07], z ∈ [0.05, 0.1].
@@ -420,31 +374,21 @@ mod tests {
         // Moving the upper box by δ: the overlap changes by δ·G, G = the area vectors of its
         // surface inside the lower box (its bottom face part, −z, and the side parts: the
         // overlap grows in x when moving −x, in y when moving +y).
-        let step = 1e-7;
-        for axis in 0..3 {
-            let mut e = Vector3::zeros();
-            e[axis] = step;
-            let vol = |x: Vector3| {
-                let moved = crate::math::Isometry3::translation(x.x, x.y, x.z) * shifted;
-                convex_convex(&box_hull([0.2, 0.2, 0.2], &moved), &a).unwrap().volume
-            };
-            let fd = (vol(e) - vol(-e)) / (2.0 * step);
-            assert!((fd - m.gradient[axis]).abs() < 1e-7, "axis {axis}: {fd} vs {}", m.gradient[axis]);
-        }
+        let vol = |x: Vector3| {
+            let moved = Isometry3::translation(x.x, x.y, x.z) * shifted;
+            convex_convex(&box_hull([0.2, 0.2, 0.2], &moved), &a).unwrap().volume
+        };
+        assert_gradient_matches(&m.gradient, 1e-7, vol);
         assert!(
-            convex_convex(
-                &box_hull([0.2, 0.2, 0.2], &crate::math::Isometry3::translation(0.0, 0.0, 0.5)),
-                &a
-            )
-            .is_none()
+            convex_convex(&box_hull([0.2, 0.2, 0.2], &Isometry3::translation(0.0, 0.0, 0.5)), &a).is_none()
         );
     }
 
     #[test]
     fn boxes_with_faces_in_one_plane_count_them_once() {
-        let a = box_hull([0.2, 0.2, 0.2], &crate::math::Isometry3::identity());
+        let a = box_hull([0.2, 0.2, 0.2], &Isometry3::identity());
         // Same top face plane (z = 0.1), shifted sideways: the overlap is 0.15 × 0.2 × 0.2.
-        let b = box_hull([0.2, 0.2, 0.2], &crate::math::Isometry3::translation(0.05, 0.0, 0.0));
+        let b = box_hull([0.2, 0.2, 0.2], &Isometry3::translation(0.05, 0.0, 0.0));
         let m = convex_convex(&b, &a).unwrap();
         assert!((m.volume - 0.15 * 0.2 * 0.2).abs() < 1e-15, "{}", m.volume);
         assert!((m.centroid - Point3::new(0.025, 0.0, 0.0)).norm() < 1e-15);
