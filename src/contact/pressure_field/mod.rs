@@ -10,6 +10,7 @@ mod chunked;
 mod energy;
 mod error;
 mod pair;
+mod polygon_rule;
 mod setup;
 mod surface;
 mod traction;

@@ -5,14 +5,13 @@
 //! Coulomb friction −μ·p·v_t/√(|v_t|² + v_s²) (v_t the slip velocity, v_s the stiction speed):
 //! bounded by μ·p, smooth at zero slip.
 //!
-//! With velocity-dependent terms, each polygon is split into triangles around its area centroid
-//! (so only zero-area triangles appear or vanish as the bodies move) and each triangle is
-//! integrated with the 3-point edge-midpoint rule of degree 2, exact for the moment of a linear
-//! pressure (neighbouring triangles share their spoke midpoints: 2m points for m sides).
-//! Without them, the same integrals are evaluated in closed form.
+//! With velocity-dependent terms, each polygon is integrated with a three-point rule of degree 2
+//! built from its moments ([`polygon_rule`]): exact for the Hunt–Crossley pressure (quadratic
+//! over the polygon) and for the moment of a linear pressure. Without them, the same integrals
+//! are evaluated in closed form.
 
+use super::polygon_rule::polygon_rule;
 use crate::field::LinearField;
-use crate::geometry::clip::MAX_POLYGON_VERTICES;
 use crate::math::{Matrix3, Point3, Vector3};
 use nalgebra::Matrix6;
 
@@ -116,79 +115,32 @@ pub fn integrate_polygon(
         acc.polygons += 1;
         return;
     }
-    // Clipping against a plane that holds an edge can add or drop a vertex on that edge with
-    // the round-off sign of its distance: drop such in-line vertices, so that the quadrature
-    // points (which follow the vertices) do not jump between nearby poses.
-    let mut kept = [Point3::origin(); MAX_POLYGON_VERTICES];
-    let m = without_inline_vertices(points, n, &mut kept);
-    if m < 3 {
-        return;
-    }
-    let points = &kept[..m];
-    // Twice the signed area of triangle (o, a, b) about n: the polygon is planar with normal n,
-    // so no square roots are needed.
-    let area2 = |o: &Point3, a: &Point3, b: &Point3| (a - o).cross(&(b - o)).dot(n);
-    // Area centroid.
-    let x0 = points[0];
-    let (mut area, mut moment) = (0.0, Vector3::zeros());
-    for k in 1..m - 1 {
-        let a = area2(&x0, &points[k], &points[k + 1]);
-        area += a;
-        moment += (x0.coords + points[k].coords + points[k + 1].coords) * a;
-    }
-    if area == 0.0 {
-        return;
-    }
-    let c = Point3::from(moment / (3.0 * area));
-    let orientation = 0.5 * area.signum();
-    let area = area.abs() * 0.5;
-    // The edge-midpoint rule on each fan triangle (c, x_k, x_k+1): degree 2, weights A/3 at the
-    // three edge midpoints. Neighbouring triangles share their spoke midpoints, so a polygon
-    // of m sides needs 2m points: m spoke midpoints and m side midpoints. The static pressure
-    // is linear: its value at a midpoint is the mean of the ends'.
-    let mut tri_area = [0.0; MAX_POLYGON_VERTICES];
-    let mut q = [0.0; MAX_POLYGON_VERTICES];
-    for k in 0..m {
-        tri_area[k] = (area2(&c, &points[k], &points[(k + 1) % m]) * orientation).max(0.0);
-        q[k] = p0.value(&points[k]);
-    }
-    let qc = p0.value(&c);
+    let Some((area, rule)) = polygon_rule(points, n) else { return };
+    let weight = area / 3.0;
     let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
     // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
     let (mut m0, mut m1, mut m2) = (0.0, Vector3::zeros(), Matrix3::zeros());
     let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
-    for k in 0..m {
-        let prev = if k == 0 { m - 1 } else { k - 1 };
-        let next = (k + 1) % m;
-        let spoke = (tri_area[prev] + tri_area[k]) / 3.0;
-        let side = tri_area[k] / 3.0;
-        let (xk, xn) = (points[k], points[next]);
-        for (x, q0, weight) in [
-            (nalgebra::center(&c, &xk), 0.5 * (qc + q[k]), spoke),
-            (nalgebra::center(&xk, &xn), 0.5 * (q[k] + q[next]), side),
-        ] {
-            if weight == 0.0 {
-                continue;
-            }
-            let (t, v) = traction(&x, q0, n, kin);
-            if kin.jacobian {
-                add_jacobian(&mut acc.jacobian, &x, q0, n, &v, kin, weight);
-            }
-            if let Some(surface) = &surface {
-                m0 += weight;
-                m1 += x.coords * weight;
-                m2 += x.coords * x.coords.transpose() * weight;
-                if kin.dissipation != 0.0 || kin.friction != 0.0 {
-                    let point = StiffnessPoint { x: &x, p0: q0, gradient: &p0.gradient, n };
-                    add_dissipative_stiffness(&mut acc.stiffness, surface, &point, &t, &v, kin, weight);
-                }
-            }
-            let t = t * weight;
-            force += t;
-            torque += x.coords.cross(&t);
-            // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
-            power += (t - n * (q0 * weight)).dot(&v);
+    for x in &rule {
+        let q0 = p0.value(x);
+        let (t, v) = traction(x, q0, n, kin);
+        if kin.jacobian {
+            add_jacobian(&mut acc.jacobian, x, q0, n, &v, kin, weight);
         }
+        if let Some(surface) = &surface {
+            m0 += weight;
+            m1 += x.coords * weight;
+            m2 += x.coords * x.coords.transpose() * weight;
+            if kin.dissipation != 0.0 || kin.friction != 0.0 {
+                let point = StiffnessPoint { x, p0: q0, gradient: &p0.gradient, n };
+                add_dissipative_stiffness(&mut acc.stiffness, surface, &point, &t, &v, kin, weight);
+            }
+        }
+        let t = t * weight;
+        force += t;
+        torque += x.coords.cross(&t);
+        // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
+        power += (t - n * (q0 * weight)).dot(&v);
     }
     if let Some(surface) = &surface {
         surface.add_elastic(&mut acc.stiffness, &p0.gradient, (m0, &m1, &m2));
@@ -198,30 +150,6 @@ pub fn integrate_polygon(
     acc.area += area;
     acc.polygons += 1;
     acc.dissipation_power += power;
-}
-
-/// Copies the polygon's vertices into `out` without those in line with their neighbours
-/// (within round-off: a relative cross product below 1e-12), and returns how many are left.
-fn without_inline_vertices(
-    points: &[Point3],
-    normal: &Vector3,
-    out: &mut [Point3; MAX_POLYGON_VERTICES],
-) -> usize {
-    let m = points.len();
-    let mut n = 0;
-    for k in 0..m {
-        let prev = if n == 0 { points[m - 1] } else { out[n - 1] };
-        let (x, next) = (points[k], points[(k + 1) % m]);
-        let (a, b) = (x - prev, next - x);
-        // In the polygon's plane a × b lies along n.
-        if a.cross(&b).dot(normal).abs() <= 1e-12 * (a.norm_squared() + b.norm_squared()) && a.dot(&b) >= 0.0
-        {
-            continue;
-        }
-        out[n] = x;
-        n += 1;
-    }
-    n
 }
 
 /// The traction (Pa) at point x with static pressure `p0`, and the relative velocity there.
