@@ -352,3 +352,36 @@ fn velocity_jacobian_matches_finite_differences() {
     eprintln!("max |J − FD| = {max_err:.3e} of {scale:.3e}");
     assert!(max_err < 1e-5 * scale, "Jacobian differs from finite differences by {max_err}");
 }
+
+/// With dissipation and friction (the quadrature path): swapping the pair negates the wrench,
+/// and moving the whole scene (poses and velocities) transforms it, both to round-off.
+#[test]
+fn a_sliding_spinning_pair_is_swap_symmetric_and_invariant() {
+    let ball = with(Shape::Sphere { radius: 0.1 }, 1e5, 1.0, 0.5);
+    let other = with(Shape::Capsule { radius: 0.05, length: 0.1 }, 2e5, 2.0, 0.4);
+    let slab = PfBody::new(
+        &Shape::Box { size: [0.4, 0.3, 0.1] },
+        &ContactProperties {
+            compliance: Compliance::Rigid { resolution: None },
+            dissipation: 0.0,
+            friction: 0.6,
+        },
+    )
+    .unwrap();
+    let (pa, pb) = (pose([0.0, 0.01, 0.13], [0.2, 0.1, 0.4]), pose([0.02, 0.0, 0.0], [1.0, 0.3, 0.1]));
+    let (va, wa, vb, wb) = ([0.05, -0.02, -0.01], [0.3, -0.2, 2.0], [0.0, 0.01, 0.002], [0.0, 0.5, -0.1]);
+    for (b, label) in [(&other, "compliant–compliant"), (&slab, "compliant–rigid")] {
+        let ab = wrench(moving(&ball, pa, va, wa), moving(b, pb, vb, wb));
+        let ba = wrench(moving(b, pb, vb, wb), moving(&ball, pa, va, wa));
+        let scale = ab.force.norm();
+        assert!(scale > 0.1, "{label}: in contact");
+        assert!(rel(&ab.force, &-ba.force, scale) < 1e-10, "{label}: swap force");
+        assert!(rel(&ab.torque, &-ba.torque, scale * 0.1) < 1e-10, "{label}: swap torque");
+        let x = pose([0.3, -1.2, 0.7], [0.5, -0.4, 2.0]);
+        let turn = |v: [f64; 3]| (x.rotation * Vector3::from(v)).into();
+        let moved = wrench(moving(&ball, x * pa, turn(va), turn(wa)), moving(b, x * pb, turn(vb), turn(wb)));
+        let expected = ab.transformed(&x);
+        assert!(rel(&moved.force, &expected.force, scale) < 1e-10, "{label}: moved force");
+        assert!(rel(&moved.torque, &expected.torque, scale) < 1e-10, "{label}: moved torque");
+    }
+}

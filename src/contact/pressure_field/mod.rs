@@ -23,7 +23,7 @@ pub use surface::{ContactPolygon, ContactSurface};
 
 use crate::math::{Matrix3, Point3, Vector3, Wrench};
 use nalgebra::SMatrix;
-use pair::PairFrame;
+use pair::{PairFrame, PairKind};
 use rayon::prelude::*;
 use traction::{Accumulator, Kinetics};
 
@@ -313,6 +313,10 @@ fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool, stiffness:
         dissipation,
         friction,
         stiction_speed: options.stiction_speed,
+        reference: polygon_rule::pair_reference(match pair.kind {
+            PairKind::MeshMesh(..) => Some(&pair.p_from_s.rotation),
+            _ => None,
+        }),
         jacobian,
         stiffness,
     }

@@ -13,14 +13,16 @@
 use crate::math::{Matrix3, Point3, Vector3};
 
 /// The area of the convex polygon `points` (in a plane with unit normal `n`) and the three
-/// points of its rule (weight area/3 each); `None` for a polygon of no area.
-pub fn polygon_rule(points: &[Point3], n: &Vector3) -> Option<(f64, [Point3; 3])> {
+/// points of its rule (weight area/3 each); `None` for a polygon of no area. The first point
+/// lies from the centroid towards `reference`'s projection on the plane (see [`pair_reference`]);
+/// the rule is the same for n and −n.
+pub fn polygon_rule(points: &[Point3], n: &Vector3, reference: &Vector3) -> Option<(f64, [Point3; 3])> {
     let m = points.len();
     if m < 3 {
         return None;
     }
     // In-plane coordinates relative to the first vertex (keeps digits far from the origin).
-    let (e1, e2) = plane_basis(n);
+    let (e1, e2) = plane_basis(n, reference);
     let x0 = points[0];
     let uv = |k: usize| {
         let r = points[k] - x0;
@@ -61,21 +63,42 @@ pub fn polygon_rule(points: &[Point3], n: &Vector3) -> Option<(f64, [Point3; 3])
         return Some((area, [centroid; 3]));
     }
     let s = [(a + root_det) / scale, b / scale, (c + root_det) / scale];
-    // √2·z_i, z_i at 90°, 210° and 330°.
+    // √2·z_i, z_i at 0°, 120° and 240°: a set symmetric about e1, so that flipping e2 (the
+    // normal reversed, as when the pair is swapped) gives the same points.
     const H: f64 = std::f64::consts::SQRT_2;
     const K: f64 = 1.224_744_871_391_589; // √(3/2)
     const L: f64 = std::f64::consts::FRAC_1_SQRT_2;
-    let rule = [(0.0, H), (-K, -L), (K, -L)].map(|(z1, z2)| {
+    let rule = [(H, 0.0), (-L, K), (-L, -K)].map(|(z1, z2)| {
         let (u, v) = (s[0] * z1 + s[1] * z2, s[1] * z1 + s[2] * z2);
         centroid + e1 * u + e2 * v
     });
     Some((area, rule))
 }
 
-/// An orthonormal basis (e1, e2) of the plane normal to the unit vector `n`, with e1 × e2 = n,
-/// continuous in `n` except at one direction chosen to be unlike any a scene would favour
-/// (Frisvad's construction about a tilted pole).
-fn plane_basis(n: &Vector3) -> (Vector3, Vector3) {
+/// The reference direction of a pair's rules, in the primary's frame. Between two compliant
+/// meshes (`p_from_s` given: it rotates the secondary's frame into the primary's) a fixed
+/// body-frame direction of each body, summed: the same physical direction whichever body is
+/// primary, so swapping the pair leaves the rules' points where they were. Otherwise the
+/// primary is always the same body and its own fixed direction serves; then the rules do not
+/// turn with the secondary, as the pointwise stiffness assumes. Both move with the scene.
+pub fn pair_reference(p_from_s: Option<&crate::math::UnitQuaternion>) -> Vector3 {
+    let axis = Vector3::new(1.0, 2.0, 3.0) / 14f64.sqrt();
+    match p_from_s {
+        Some(rotation) => axis + rotation * axis,
+        None => axis,
+    }
+}
+
+/// An orthonormal basis (e1, e2) of the plane normal to the unit vector `n`, with e1 × e2 = n:
+/// e1 along `reference`'s projection on the plane (the same for n and −n); where that
+/// projection vanishes, Frisvad's construction about a tilted pole.
+fn plane_basis(n: &Vector3, reference: &Vector3) -> (Vector3, Vector3) {
+    let along = reference - n * reference.dot(n);
+    let length = along.norm();
+    if length > 1e-6 {
+        let e1 = along / length;
+        return (e1, n.cross(&e1));
+    }
     let m = POLE_ROTATION * n;
     let (b1, b2) = if m.z < -0.999_999_9 {
         (Vector3::new(0.0, -1.0, 0.0), Vector3::new(-1.0, 0.0, 0.0))
@@ -109,7 +132,8 @@ mod tests {
     #[test]
     fn the_rule_integrates_quadratics_exactly_and_its_points_lie_inside() {
         let n = Vector3::new(0.2, -0.3, 0.9).normalize();
-        let (e1, e2) = plane_basis(&n);
+        let reference = Vector3::new(0.3, 1.0, -0.2);
+        let (e1, e2) = plane_basis(&n, &reference);
         assert!(e1.dot(&n).abs() < 1e-15 && e2.dot(&n).abs() < 1e-15 && e1.dot(&e2).abs() < 1e-15);
         assert!((e1.cross(&e2) - n).norm() < 1e-15);
         let origin = Point3::new(3.0, -1.0, 2.0);
@@ -117,22 +141,22 @@ mod tests {
             .iter()
             .map(|&(u, v)| origin + e1 * u + e2 * v)
             .collect();
-        let (area, rule) = polygon_rule(&polygon, &n).unwrap();
+        let (area, rule) = polygon_rule(&polygon, &n, &reference).unwrap();
         let f = |x: &Point3| {
             let r = x - origin;
             1.0 + 3.0 * r.x - 2.0 * r.y + 40.0 * r.x * r.y + 25.0 * r.z * r.z - 17.0 * r.x * r.x
         };
         let ours: f64 = rule.iter().map(|x| f(x) * area / 3.0).sum();
-        let mut reference = 0.0;
+        let mut expected = 0.0;
         let m = polygon.len();
         for k in 1..m - 1 {
             let t = [polygon[0], polygon[k], polygon[k + 1]];
             let a = 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm();
             for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-                reference += a / 3.0 * f(&nalgebra::center(&t[i], &t[j]));
+                expected += a / 3.0 * f(&nalgebra::center(&t[i], &t[j]));
             }
         }
-        assert!((ours - reference).abs() < 1e-13 * reference.abs(), "{ours} vs {reference}");
+        assert!((ours - expected).abs() < 1e-13 * expected.abs(), "{ours} vs {expected}");
         // Inside: on the inner side of every edge.
         for x in &rule {
             for k in 0..m {
@@ -140,18 +164,26 @@ mod tests {
                 assert!((b - a).cross(&(x - a)).dot(&n) > 0.0);
             }
         }
+        // The reversed normal and the reversed vertex order (the pair swapped): the same points.
+        let reversed: Vec<Point3> = polygon.iter().rev().copied().collect();
+        let (area_r, rule_r) = polygon_rule(&reversed, &(-n), &reference).unwrap();
+        assert!((area_r - area).abs() < 1e-15);
+        for x in &rule {
+            assert!(rule_r.iter().any(|y| (x - y).norm() < 1e-14), "{x} not in {rule_r:?}");
+        }
     }
 
     #[test]
     fn a_polygon_of_no_area_has_no_rule_and_the_basis_is_continuous_along_a_sweep() {
         let n = Vector3::z();
         let segment = [Point3::origin(), Point3::new(1.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0)];
-        assert!(polygon_rule(&segment, &n).is_none());
-        let mut last = plane_basis(&Vector3::x());
+        assert!(polygon_rule(&segment, &n, &Vector3::x()).is_none());
+        // The fallback basis (a reference along the normal), along a sweep of normals.
+        let mut last = plane_basis(&Vector3::x(), &Vector3::zeros());
         for k in 1..=10_000 {
             let angle = k as f64 * std::f64::consts::TAU / 10_000.0;
             let n = Vector3::new(angle.cos(), angle.sin() * 0.6, angle.sin() * 0.8);
-            let basis = plane_basis(&n);
+            let basis = plane_basis(&n, &Vector3::zeros());
             assert!((basis.0 - last.0).norm() < 1e-2 && (basis.1 - last.1).norm() < 1e-2, "at {angle}");
             last = basis;
         }

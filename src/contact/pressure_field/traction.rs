@@ -27,6 +27,9 @@ pub struct Kinetics {
     pub friction: f64,
     /// Stiction (regularization) speed (m/s).
     pub stiction_speed: f64,
+    /// The pair's reference direction for the quadrature rules' orientation
+    /// ([`super::polygon_rule::pair_reference`]).
+    pub reference: Vector3,
     /// Whether to accumulate the derivative of the wrench with respect to (u, w).
     pub jacobian: bool,
     /// Whether to accumulate the derivative of the wrench with respect to the secondary body's
@@ -115,7 +118,7 @@ pub fn integrate_polygon(
         acc.polygons += 1;
         return;
     }
-    let Some((area, rule)) = polygon_rule(points, n) else { return };
+    let Some((area, rule)) = polygon_rule(points, n, &kin.reference) else { return };
     let weight = area / 3.0;
     let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
     // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
