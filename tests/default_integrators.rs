@@ -13,9 +13,9 @@ use std::path::Path;
 fn run_defaults(text: &str) -> (Vec<(f64, Vec<f64>, f64)>, RunStats) {
     let scene = parse_scene(text, Path::new(".")).expect("valid scene");
     let world = build_world(&scene, false).expect("world builds");
-    let (integrator, output_dt) = integrator(&scene).expect("integrator");
+    let (integrator, schedule) = integrator(&scene).expect("integrator");
     let mut out = Vec::new();
-    let stats = run(&world, &integrator, scene.sim.duration, output_dt, |s| {
+    let stats = run(&world, &integrator, &schedule, |s| {
         out.push((s.t, s.y.to_vec(), s.energies.total - s.work));
         Ok(Flow::Continue)
     })

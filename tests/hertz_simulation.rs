@@ -3,7 +3,7 @@
 
 use contactlab::dynamics::build_world;
 use contactlab::dynamics::ode::Tolerances;
-use contactlab::dynamics::simulate::{Flow, Integrator, run};
+use contactlab::dynamics::simulate::{Flow, Integrator, Schedule, run};
 use contactlab::scene::parse_scene;
 use std::path::Path;
 
@@ -39,7 +39,7 @@ fn drop(text: &str, duration: f64, output_dt: f64) -> Vec<(f64, f64, f64, f64)> 
     let world = build_world(&scene, false).unwrap();
     let integrator = Integrator::Dopri5 { tolerances: Tolerances::new(1e-9, 1e-12), initial_step: None };
     let mut out = Vec::new();
-    run(&world, &integrator, duration, output_dt, |s| {
+    run(&world, &integrator, &Schedule::new(duration, output_dt), |s| {
         let (t, y) = (s.t, s.y);
         let e = world.energies(t, y).unwrap();
         out.push((t, y[2], y[9], e.total));
@@ -104,7 +104,7 @@ fn rolling_resistance_decelerates_a_rolling_ball_as_the_law_predicts() {
     let world = build_world(&scene, false).unwrap();
     let integrator = Integrator::Dopri5 { tolerances: Tolerances::new(1e-8, 1e-12), initial_step: None };
     let mut vx = Vec::new();
-    run(&world, &integrator, 1.0, 0.01, |s| {
+    run(&world, &integrator, &Schedule::new(1.0, 0.01), |s| {
         let (t, y) = (s.t, s.y);
         vx.push((t, y[7]));
         Ok(Flow::Continue)
@@ -142,7 +142,7 @@ contact = { material = "Steel" }
     let scene = parse_scene(text, Path::new(".")).unwrap();
     let world = build_world(&scene, false).unwrap();
     let mut last = Vec::new();
-    run(&world, &Integrator::SemiImplicitEuler { dt: 1e-5 }, 0.3, 0.01, |s| {
+    run(&world, &Integrator::SemiImplicitEuler { dt: 1e-5 }, &Schedule::new(0.3, 0.01), |s| {
         let y = s.y;
         last = y.to_vec();
         Ok(Flow::Continue)

@@ -1,7 +1,7 @@
 //! Rigid-body simulation with pressure field contact: physics checks on small scenes.
 
 use contactlab::dynamics::build_world;
-use contactlab::dynamics::simulate::{Flow, Integrator, run};
+use contactlab::dynamics::simulate::{Flow, Integrator, Schedule, run};
 use contactlab::dynamics::world::World;
 use contactlab::math::{Quaternion, UnitQuaternion, Vector3};
 use contactlab::scene::parse_scene;
@@ -15,7 +15,7 @@ fn world(text: &str) -> World {
 /// Runs and collects (t, state) every `output_dt`.
 fn trajectory(world: &World, integrator: &Integrator, duration: f64, output_dt: f64) -> Vec<(f64, Vec<f64>)> {
     let mut out = Vec::new();
-    run(world, integrator, duration, output_dt, |s| {
+    run(world, integrator, &Schedule::new(duration, output_dt), |s| {
         let (t, y) = (s.t, s.y);
         out.push((t, y.to_vec()));
         Ok(Flow::Continue)
@@ -186,7 +186,7 @@ fn bouncing_ball_conserves_energy_with_adaptive_integrators() {
     ] {
         let mut e0 = None;
         let (mut drift, mut max_elastic, mut top_late) = (0.0f64, 0.0f64, 0.0f64);
-        let stats = run(&w, &integrator, 2.0, 0.002, |s| {
+        let stats = run(&w, &integrator, &Schedule::new(2.0, 0.002), |s| {
             let (t, y) = (s.t, s.y);
             let e = w.energies(t, y).unwrap();
             let e0 = *e0.get_or_insert(e.total);
@@ -232,7 +232,7 @@ shape = { type = "box", size = [0.1, 0.2, 0.3] }
     let (mut e0, mut l0) = (None, None);
     let (mut de, mut dl, mut flips) = (0.0f64, 0.0f64, 0);
     let mut last_sign = 1.0;
-    run(&w, &integrator, 5.0, 0.01, |s| {
+    run(&w, &integrator, &Schedule::new(5.0, 0.01), |s| {
         let (t, y) = (s.t, s.y);
         let e = w.energies(t, y).unwrap().kinetic;
         let l = momentum(t, y);
@@ -353,7 +353,7 @@ contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 
     );
     let w = world(&text);
     let mut pushes = Vec::new();
-    run(&w, &Integrator::SemiImplicitEuler { dt: 2e-4 }, 0.4, 0.1, |s| {
+    run(&w, &Integrator::SemiImplicitEuler { dt: 2e-4 }, &Schedule::new(0.4, 0.1), |s| {
         let (t, y) = (s.t, s.y);
         let poses = w.poses(t, y);
         assert!(

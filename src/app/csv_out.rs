@@ -7,6 +7,9 @@ use crate::math::{Isometry3, Twist, Wrench};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
 /// Columns of `trajectory.csv`: pose (quaternion `w, x, y, z`) and world-frame twist per body.
 pub const TRAJECTORY_COLUMNS: [&str; 15] =
@@ -29,25 +32,181 @@ pub struct EnergyRow {
 
 /// The three CSV histories of a simulation in one folder.
 ///
-/// Rows are buffered. They reach the disk when a buffer fills, on [`SimWriter::finish`] (which
-/// reports write errors) and when the writer is dropped, so rows written before a failure are
-/// kept. Numbers are shortest round-trip decimals: parsing them gives back the same `f64`.
+/// Rows are formatted and written by a thread of their own, so a run's outputs cost its
+/// integration little; they keep the order they were given in. They reach the disk when a
+/// buffer fills, after [`SimWriter::flush`], on [`SimWriter::finish`] (which reports write
+/// errors) and when the writer is dropped, so rows given before a failure are kept. A write
+/// error is reported by the next call after it. Numbers are shortest round-trip decimals:
+/// parsing them gives back the same `f64`.
 #[derive(Debug)]
 pub struct SimWriter {
+    jobs: Option<SyncSender<Vec<Job>>>,
+    worker: Option<JoinHandle<Result<(), OutputError>>>,
+    /// Jobs gathered for the next hand-over, and their rows: handing over every row would wake
+    /// the thread thousands of times a second.
+    batch: Vec<Job>,
+    batch_rows: usize,
+    /// The body names of the last `bodies` call, shared by its jobs while they stay the same.
+    body_names: Arc<[Box<str>]>,
+}
+
+/// Rows handed to the writer thread at once.
+const BATCH_ROWS: usize = 512;
+
+/// Batches waiting for the writer thread at most; past that, the run waits for it.
+const QUEUED_BATCHES: usize = 16;
+
+/// The files, owned by the writer thread.
+#[derive(Debug)]
+struct Tables {
     trajectory: CsvFile,
     energy: CsvFile,
     contacts: CsvFile,
+}
+
+/// A contact row as the writer thread keeps it: names, wrench on `a`, area.
+type OwnedContactRow = (Box<str>, Box<str>, Wrench, Option<f64>);
+
+/// Work for the writer thread.
+#[derive(Debug)]
+enum Job {
+    Bodies(f64, Arc<[Box<str>]>, Vec<(Isometry3, Twist)>),
+    Energy(f64, EnergyRow),
+    Contacts(f64, Vec<OwnedContactRow>),
+    Flush,
+}
+
+impl Tables {
+    fn run(&mut self, job: Job) -> Result<(), OutputError> {
+        match job {
+            Job::Bodies(t, names, rows) => self.trajectory.rows(&rows, |k, (pose, velocity), line| {
+                let p = &pose.translation.vector;
+                let q = pose.rotation.quaternion();
+                let (v, w) = (&velocity.linear, &velocity.angular);
+                format_row(
+                    line,
+                    &[
+                        Field::Num(t),
+                        Field::Text(&names[k]),
+                        Field::Num(p.x),
+                        Field::Num(p.y),
+                        Field::Num(p.z),
+                        Field::Num(q.w),
+                        Field::Num(q.i),
+                        Field::Num(q.j),
+                        Field::Num(q.k),
+                        Field::Num(v.x),
+                        Field::Num(v.y),
+                        Field::Num(v.z),
+                        Field::Num(w.x),
+                        Field::Num(w.y),
+                        Field::Num(w.z),
+                    ],
+                )
+            }),
+            Job::Energy(t, e) => self.energy.row(&[
+                Field::Num(t),
+                Field::Num(e.kinetic),
+                Field::Num(e.gravity),
+                Field::Num(e.elastic),
+                Field::Num(e.dissipated),
+                Field::Num(e.total),
+            ]),
+            Job::Contacts(t, rows) => self.contacts.rows(&rows, |_, (a, b, wrench, area), line| {
+                let (f, m) = (&wrench.force, &wrench.torque);
+                format_row(
+                    line,
+                    &[
+                        Field::Num(t),
+                        Field::Text(a),
+                        Field::Text(b),
+                        Field::Num(f.x),
+                        Field::Num(f.y),
+                        Field::Num(f.z),
+                        Field::Num(m.x),
+                        Field::Num(m.y),
+                        Field::Num(m.z),
+                        area.map_or(Field::Empty, Field::Num),
+                    ],
+                )
+            }),
+            Job::Flush => self.flush(),
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), OutputError> {
+        let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush()];
+        results.into_iter().collect()
+    }
 }
 
 impl SimWriter {
     /// Creates `dir` (and missing parents) and the three files, each with its header.
     pub fn create(dir: &Path) -> Result<Self, OutputError> {
         std::fs::create_dir_all(dir).map_err(OutputError::io(dir))?;
-        Ok(Self {
+        let mut tables = Tables {
             trajectory: CsvFile::create(&dir.join("trajectory.csv"), &TRAJECTORY_COLUMNS)?,
             energy: CsvFile::create(&dir.join("energy.csv"), &ENERGY_COLUMNS)?,
             contacts: CsvFile::create(&dir.join("contacts.csv"), &CONTACT_COLUMNS)?,
+        };
+        let (jobs, queue) = sync_channel::<Vec<Job>>(QUEUED_BATCHES);
+        let worker = std::thread::Builder::new()
+            .name("contactlab-csv".into())
+            .spawn(move || {
+                // The first error ends the thread; the caller's next call reports it.
+                for batch in queue {
+                    for job in batch {
+                        tables.run(job)?;
+                    }
+                }
+                tables.flush()
+            })
+            .map_err(OutputError::io(dir))?;
+        Ok(Self {
+            jobs: Some(jobs),
+            worker: Some(worker),
+            batch: Vec::new(),
+            batch_rows: 0,
+            body_names: Arc::new([]),
         })
+    }
+
+    /// Adds a job of `rows` rows to the batch; hands the batch to the writer thread when it is
+    /// full, or reports why the thread stopped.
+    fn send(&mut self, job: Job, rows: usize) -> Result<(), OutputError> {
+        let flush = matches!(job, Job::Flush);
+        self.batch.push(job);
+        self.batch_rows += rows;
+        if self.batch_rows < BATCH_ROWS && !flush {
+            return Ok(());
+        }
+        self.hand_over()
+    }
+
+    /// Hands the batch to the writer thread, or reports why it stopped.
+    fn hand_over(&mut self) -> Result<(), OutputError> {
+        let batch = std::mem::take(&mut self.batch);
+        self.batch_rows = 0;
+        match self.jobs.as_ref().map(|jobs| jobs.send(batch)) {
+            Some(Ok(())) => Ok(()),
+            _ => self.stop(),
+        }
+    }
+
+    /// Waits for the writer thread to write everything given so far and end.
+    fn stop(&mut self) -> Result<(), OutputError> {
+        if !self.batch.is_empty()
+            && let Some(jobs) = &self.jobs
+        {
+            // A thread that has stopped reports its error below.
+            let _ = jobs.send(std::mem::take(&mut self.batch));
+        }
+        self.jobs = None;
+        match self.worker.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => Ok(()),
+        }
     }
 
     /// Appends the state of body `name` at time `t` to `trajectory.csv`.
@@ -58,38 +217,24 @@ impl SimWriter {
         pose: &Isometry3,
         velocity: &Twist,
     ) -> Result<(), OutputError> {
-        let p = &pose.translation.vector;
-        let q = pose.rotation.quaternion();
-        let (v, w) = (&velocity.linear, &velocity.angular);
-        self.trajectory.row(&[
-            Field::Num(t),
-            Field::Text(name),
-            Field::Num(p.x),
-            Field::Num(p.y),
-            Field::Num(p.z),
-            Field::Num(q.w),
-            Field::Num(q.i),
-            Field::Num(q.j),
-            Field::Num(q.k),
-            Field::Num(v.x),
-            Field::Num(v.y),
-            Field::Num(v.z),
-            Field::Num(w.x),
-            Field::Num(w.y),
-            Field::Num(w.z),
-        ])
+        self.bodies(t, &[BodyRow { name, pose: *pose, velocity: *velocity }])
+    }
+
+    /// Appends the state of every body in `rows` at time `t` to `trajectory.csv`, in order.
+    pub fn bodies(&mut self, t: f64, rows: &[BodyRow]) -> Result<(), OutputError> {
+        let same_names = self.body_names.len() == rows.len()
+            && self.body_names.iter().zip(rows).all(|(name, r)| **name == *r.name);
+        if !same_names {
+            self.body_names = rows.iter().map(|r| r.name.into()).collect();
+        }
+        let job =
+            Job::Bodies(t, Arc::clone(&self.body_names), rows.iter().map(|r| (r.pose, r.velocity)).collect());
+        self.send(job, rows.len())
     }
 
     /// Appends the energy budget at time `t` to `energy.csv`.
     pub fn energy(&mut self, t: f64, e: &EnergyRow) -> Result<(), OutputError> {
-        self.energy.row(&[
-            Field::Num(t),
-            Field::Num(e.kinetic),
-            Field::Num(e.gravity),
-            Field::Num(e.elastic),
-            Field::Num(e.dissipated),
-            Field::Num(e.total),
-        ])
+        self.send(Job::Energy(t, *e), 1)
     }
 
     /// Appends the contact of pair (`a`, `b`) at time `t` to `contacts.csv`: `wrench` acts on `a`
@@ -102,32 +247,54 @@ impl SimWriter {
         wrench: &Wrench,
         area: Option<f64>,
     ) -> Result<(), OutputError> {
-        let (f, m) = (&wrench.force, &wrench.torque);
-        self.contacts.row(&[
-            Field::Num(t),
-            Field::Text(a),
-            Field::Text(b),
-            Field::Num(f.x),
-            Field::Num(f.y),
-            Field::Num(f.z),
-            Field::Num(m.x),
-            Field::Num(m.y),
-            Field::Num(m.z),
-            area.map_or(Field::Empty, Field::Num),
-        ])
+        self.contacts(t, &[ContactRow { a, b, wrench: *wrench, area }])
     }
 
-    /// Writes what is buffered of all three files to disk, reporting the first error.
+    /// Appends every contact in `rows` at time `t` to `contacts.csv`, in order.
+    pub fn contacts(&mut self, t: f64, rows: &[ContactRow]) -> Result<(), OutputError> {
+        let job = Job::Contacts(t, rows.iter().map(|r| (r.a.into(), r.b.into(), r.wrench, r.area)).collect());
+        self.send(job, rows.len())
+    }
+
+    /// Has the writer thread write what it was given so far to disk (without waiting for it).
     pub fn flush(&mut self) -> Result<(), OutputError> {
-        let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush()];
-        results.into_iter().collect()
+        self.send(Job::Flush, 0)
     }
 
-    /// Flushes all three files, reporting the first write error.
+    /// Writes everything given to disk, reporting the first write error.
     pub fn finish(mut self) -> Result<(), OutputError> {
-        let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush()];
-        results.into_iter().collect()
+        self.stop()
     }
+}
+
+impl Drop for SimWriter {
+    fn drop(&mut self) {
+        // Rows given before a failure elsewhere are kept; errors were the caller's to collect.
+        if let Some(jobs) = self.jobs.take() {
+            let _ = jobs.send(std::mem::take(&mut self.batch));
+        }
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// One row of `trajectory.csv`: a body's pose and world-frame twist.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyRow<'a> {
+    pub name: &'a str,
+    pub pose: Isometry3,
+    pub velocity: Twist,
+}
+
+/// One row of `contacts.csv`: the wrench on `a` (torque about the world origin) and the
+/// contact area, where the model has one.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactRow<'a> {
+    pub a: &'a str,
+    pub b: &'a str,
+    pub wrench: Wrench,
+    pub area: Option<f64>,
 }
 
 /// One CSV cell.
@@ -143,12 +310,18 @@ enum Field<'a> {
 struct CsvFile {
     path: PathBuf,
     out: BufWriter<File>,
+    /// The row being written (reused: rows are many and short).
+    line: Vec<u8>,
 }
+
+/// Bytes buffered per file before they are written (a row of 64 bodies is about 12 kB).
+const BUFFER_BYTES: usize = 1 << 18;
 
 impl CsvFile {
     fn create(path: &Path, columns: &[&str]) -> Result<Self, OutputError> {
         let file = File::create(path).map_err(OutputError::io(path))?;
-        let mut csv = Self { path: path.to_path_buf(), out: BufWriter::new(file) };
+        let out = BufWriter::with_capacity(BUFFER_BYTES, file);
+        let mut csv = Self { path: path.to_path_buf(), out, line: Vec::with_capacity(256) };
         let header: Vec<Field> = columns.iter().map(|c| Field::Text(c)).collect();
         csv.row(&header)?;
         // The header goes out at once so even a run that dies in its first step leaves
@@ -158,7 +331,18 @@ impl CsvFile {
     }
 
     fn row(&mut self, fields: &[Field]) -> Result<(), OutputError> {
-        write_row(&mut self.out, fields).map_err(OutputError::io(&self.path))
+        self.line.clear();
+        format_row(&mut self.line, fields);
+        self.out.write_all(&self.line).map_err(OutputError::io(&self.path))
+    }
+
+    /// Appends one row per item, formatted by `format` (given the item's index).
+    fn rows<T>(&mut self, items: &[T], format: impl Fn(usize, &T, &mut Vec<u8>)) -> Result<(), OutputError> {
+        self.line.clear();
+        for (k, item) in items.iter().enumerate() {
+            format(k, item, &mut self.line);
+        }
+        self.out.write_all(&self.line).map_err(OutputError::io(&self.path))
     }
 
     fn flush(&mut self) -> Result<(), OutputError> {
@@ -166,31 +350,32 @@ impl CsvFile {
     }
 }
 
-fn write_row(w: &mut impl Write, fields: &[Field]) -> std::io::Result<()> {
+fn format_row(line: &mut Vec<u8>, fields: &[Field]) {
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {
-            w.write_all(b",")?;
+            line.push(b',');
         }
         match *field {
-            Field::Num(x) => write!(w, "{}", Shortest(x))?,
-            Field::Text(s) => write_text(w, s)?,
+            Field::Num(x) => Shortest(x).append_to(line),
+            Field::Text(s) => write_text(line, s),
             Field::Empty => {}
         }
     }
-    w.write_all(b"\n")
+    line.push(b'\n');
 }
 
 /// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
-fn write_text(w: &mut impl Write, s: &str) -> std::io::Result<()> {
+fn write_text(line: &mut Vec<u8>, s: &str) {
     if !s.contains([',', '"', '\n', '\r']) {
-        return w.write_all(s.as_bytes());
+        line.extend_from_slice(s.as_bytes());
+        return;
     }
-    w.write_all(b"\"")?;
+    line.push(b'"');
     for (i, part) in s.split('"').enumerate() {
         if i > 0 {
-            w.write_all(b"\"\"")?;
+            line.extend_from_slice(b"\"\"");
         }
-        w.write_all(part.as_bytes())?;
+        line.extend_from_slice(part.as_bytes());
     }
-    w.write_all(b"\"")
+    line.push(b'"');
 }

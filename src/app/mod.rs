@@ -15,7 +15,9 @@ mod vtk;
 mod vtk_series;
 
 pub use colormap::viridis;
-pub use csv_out::{CONTACT_COLUMNS, ENERGY_COLUMNS, EnergyRow, SimWriter, TRAJECTORY_COLUMNS};
+pub use csv_out::{
+    BodyRow, CONTACT_COLUMNS, ContactRow, ENERGY_COLUMNS, EnergyRow, SimWriter, TRAJECTORY_COLUMNS,
+};
 pub use error::OutputError;
 pub use plot::{plot_colour, plot_lines};
 pub use png_heatmap::write_pressure_png;

@@ -2,11 +2,12 @@
 //! trajectory, energies and contacts.
 
 use crate::app::{
-    self, BodyFrame, ContactFrame, EnergyRow, MeshCells, Progress, ProgressMode, SimWriter, VtkSeries,
+    self, BodyFrame, BodyRow, ContactFrame, ContactRow, EnergyRow, MeshCells, Progress, ProgressMode,
+    SimWriter, VtkSeries,
 };
 use crate::contact::model::BodyMesh;
 use crate::dynamics::ode::Tolerances;
-use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample};
+use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample, Schedule};
 use crate::dynamics::world::World;
 use crate::dynamics::{DynamicsError, build_world};
 use crate::math::compact;
@@ -53,8 +54,16 @@ impl Summary {
         } else {
             String::new()
         };
+        let correction = if self.stats.largest_elastic_correction > 0.0 {
+            format!(
+                ", largest correction of the tracked elastic energy {:.3e} J",
+                self.stats.largest_elastic_correction
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "simulated {:.4} s with {}: {} steps ({} rejected, {} force evaluations{unconverged}), wall {:.3} s, real-time factor {:.2} ({:.2} without outputs), largest energy excess {:.3e} J",
+            "simulated {:.4} s with {}: {} steps ({} rejected, {} force evaluations{unconverged}), wall {:.3} s, real-time factor {:.2} ({:.2} without outputs), largest energy excess {:.3e} J{correction}",
             self.stats.t_end,
             self.integrator,
             self.stats.steps,
@@ -82,8 +91,9 @@ pub fn default_integrator(model: ModelKind) -> &'static str {
     }
 }
 
-/// The integrator and output interval a scene asks for, with the documented defaults.
-pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
+/// The integrator and schedule (duration, output and exact-energy intervals) a scene asks for,
+/// with the documented defaults.
+pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
     let sim = &scene.sim;
     let name = sim.integrator.as_deref().unwrap_or(default_integrator(scene.model));
     let tolerances = || Tolerances::new(sim.rtol.unwrap_or(1e-6), sim.atol.unwrap_or(1e-8));
@@ -124,7 +134,11 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, f64)> {
         sim.duration / output_dt,
         "a larger output_dt or a shorter duration",
     )?;
-    Ok((integrator, output_dt))
+    let mut schedule = Schedule::new(sim.duration, output_dt);
+    if let Some(exact) = sim.exact_energy_dt {
+        schedule.exact_energy_dt = exact;
+    }
+    Ok((integrator, schedule))
 }
 
 /// The most steps, or output rows, a run may take: beyond this a run would not end in any
@@ -152,7 +166,8 @@ const MAX_VTK_FRAMES: usize = 200;
 /// Runs the simulation, writing outputs as it goes. On a failure the outputs written so far
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
-    let (integrator, output_dt) = integrator(scene)?;
+    let (integrator, schedule) = integrator(scene)?;
+    let output_dt = schedule.output_dt;
     let world = build_world(scene, args.progress != ProgressMode::Off)?;
     let mut writer = SimWriter::create(&args.out)
         .with_context(|| format!("creating outputs in {}", args.out.display()))?;
@@ -162,7 +177,8 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let mut progress = Progress::new(scene.sim.duration, args.progress);
     // The CSVs are flushed about once a second, so a run that is killed keeps what it computed.
     let mut flushed = Instant::now();
-    let mut plots = Plots::default();
+    // The series for the PNG plots, kept only when they are asked for.
+    let mut plots = args.png.then(Plots::default);
     let (mut output_wall, mut frame) = (Duration::ZERO, 0usize);
     // The run itself on a worker of a thread pool: the contact queries it spreads over threads
     // many times per step then start without waking the calling thread.
@@ -170,7 +186,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let start = Instant::now();
     let mut out_of_time = None;
     let result = pool.install(|| {
-        simulate::run(&world, &integrator, scene.sim.duration, output_dt, |sample| {
+        simulate::run(&world, &integrator, &schedule, |sample| {
             let begin = Instant::now();
             let t = sample.t;
             write_outputs(
@@ -178,7 +194,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 sample,
                 &mut writer,
                 series.as_mut().filter(|_| frame % vtk_every == 0),
-                &mut plots,
+                plots.as_mut(),
             )
             .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
             frame += 1;
@@ -203,7 +219,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let wall = start.elapsed();
     progress.finish();
     writer.finish().context("finishing the output files")?;
-    if args.png {
+    if let Some(plots) = &plots {
         plots.write(&args.out)?;
     }
     let name = match &integrator {
@@ -235,13 +251,17 @@ fn write_outputs(
     sample: &Sample,
     writer: &mut SimWriter,
     series: Option<&mut VtkSeries>,
-    plots: &mut Plots,
+    mut plots: Option<&mut Plots>,
 ) -> Result<()> {
     let (t, contacts, energies) = (sample.t, sample.contacts, sample.energies);
     let poses = world.poses(t, sample.y);
-    for (body, (pose, twist)) in world.bodies.iter().zip(&poses) {
-        writer.body(t, &body.name, pose, twist)?;
-    }
+    let rows: Vec<BodyRow> = world
+        .bodies
+        .iter()
+        .zip(&poses)
+        .map(|(body, (pose, velocity))| BodyRow { name: &body.name, pose: *pose, velocity: *velocity })
+        .collect();
+    writer.bodies(t, &rows)?;
     writer.energy(
         t,
         &EnergyRow {
@@ -252,11 +272,23 @@ fn write_outputs(
             total: energies.total,
         },
     )?;
-    plots.energy.push((t, energies));
-    for c in contacts {
-        let (a, b) = (&world.bodies[c.a].name, &world.bodies[c.b].name);
-        writer.contact(t, a, b, &c.wrench, Some(c.area.unwrap_or(0.0)))?;
-        plots.force(format!("{a}–{b}"), t, c.wrench.force.norm());
+    if let Some(plots) = plots.as_deref_mut() {
+        plots.energy.push((t, energies));
+    }
+    let rows: Vec<ContactRow> = contacts
+        .iter()
+        .map(|c| ContactRow {
+            a: &world.bodies[c.a].name,
+            b: &world.bodies[c.b].name,
+            wrench: c.wrench,
+            area: Some(c.area.unwrap_or(0.0)),
+        })
+        .collect();
+    writer.contacts(t, &rows)?;
+    if let Some(plots) = plots {
+        for r in &rows {
+            plots.force(format!("{}–{}", r.a, r.b), t, r.wrench.force.norm());
+        }
     }
     if let Some(series) = series {
         let meshes: Vec<Option<BodyMesh>> =

@@ -50,6 +50,9 @@ pub struct PairContact {
     pub dissipation_power: f64,
     /// The elastic energy when the model gives it with the wrench; else [`ContactModel::energy`].
     pub energy: Option<f64>,
+    /// The elastic (conservative, −∇U) part of `wrench`, for models whose energy is not given
+    /// with the wrench: fixed-step runs advance U between exact evaluations by its work.
+    pub elastic: Option<Wrench>,
 }
 
 /// A pair's derivatives, shared: they are large, and the implicit integrator keeps them for a
@@ -164,6 +167,7 @@ impl ContactModel {
                     faces: Some(r.faces),
                     dissipation_power: r.dissipation_power,
                     energy: None,
+                    elastic: Some(r.elastic),
                 };
                 Ok(Some((contact, j.map(|d| Arc::new(PairDerivatives { velocity: d.0, pose: d.1 })))))
             }
@@ -177,6 +181,7 @@ impl ContactModel {
                     faces: None,
                     dissipation_power: c.dissipation_power,
                     energy: Some(c.energy),
+                    elastic: None,
                 };
                 // Damping and friction stay explicit (no velocity Jacobian); the stiffness is
                 // in closed form (contact/hertz/stiffness.rs).

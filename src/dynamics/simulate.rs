@@ -2,10 +2,11 @@
 //! and watching the energy balance, so that a run that goes wrong stops instead of reporting
 //! success (see [`EnergyWatch`]).
 
+use super::elastic_tracker::ElasticTracker;
 use super::energy_watch::EnergyWatch;
 use super::error::DynamicsError;
 use super::ode::{self, AdaptiveOptions, OdeError, OdeSystem, Tolerances};
-use super::world::{Energies, World};
+use super::world::{Energies, Loads, World};
 use super::{implicit_euler, semi_implicit_euler};
 use crate::contact::model::PairContact;
 
@@ -86,6 +87,9 @@ pub struct RunStats {
     /// The largest excess of the total energy over its initial value plus the external work
     /// seen at output times (J; ≤ 0 when energy only left the system).
     pub max_energy_excess: f64,
+    /// Fixed-step runs: the largest change of the elastic energy when it was computed exactly
+    /// again after being tracked ([`Schedule::exact_energy_dt`]) (J).
+    pub largest_elastic_correction: f64,
 }
 
 /// What the observer sees at an output time: the state, its touching pairs and energies.
@@ -98,53 +102,97 @@ pub struct Sample<'a> {
     pub work: f64,
 }
 
-/// Integrates from t = 0 to `duration`, calling `observe` at t = 0 and then every `output_dt`
-/// (rounded to a whole number of steps for fixed-step integrators) and at the end. Stops with
-/// [`DynamicsError::EnergyGrowth`] when the energy balance is broken (see [`EnergyWatch`]).
+/// The default interval (s) at which fixed-step runs compute the elastic energy exactly
+/// ([`Schedule::exact_energy_dt`]).
+pub const DEFAULT_EXACT_ENERGY_DT: f64 = 0.1;
+
+/// The span of a run and when it reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Schedule {
+    /// Simulated time (s).
+    pub duration: f64,
+    /// Interval between outputs (s); rounded to a whole number of steps by fixed-step schemes.
+    pub output_dt: f64,
+    /// Fixed-step runs: the interval (s) at which outputs compute the elastic energy exactly
+    /// (tet clipping); between, it is advanced by the work of the elastic contact forces
+    /// ([`ElasticTracker`]). At most `output_dt` for an exact value in every output. Adaptive
+    /// runs compute it exactly at every output.
+    pub exact_energy_dt: f64,
+}
+
+impl Schedule {
+    /// `duration` with outputs every `output_dt` and the default exact-energy interval.
+    pub fn new(duration: f64, output_dt: f64) -> Schedule {
+        Schedule { duration, output_dt, exact_energy_dt: DEFAULT_EXACT_ENERGY_DT.max(output_dt) }
+    }
+}
+
+/// Integrates from t = 0 to the schedule's duration, calling `observe` at t = 0 and then every
+/// `output_dt` (rounded to a whole number of steps for fixed-step integrators) and at the end.
+/// Stops with [`DynamicsError::EnergyGrowth`] when the energy balance is broken (see
+/// [`EnergyWatch`]).
 pub fn run(
     world: &World,
     integrator: &Integrator,
-    duration: f64,
-    output_dt: f64,
+    schedule: &Schedule,
     mut observe: impl FnMut(&Sample) -> Result<Flow, DynamicsError>,
 ) -> Result<RunStats, DynamicsError> {
+    let Schedule { duration, output_dt, exact_energy_dt } = *schedule;
     let mut y = world.initial_state();
     let mut stats = RunStats { max_energy_excess: f64::NEG_INFINITY, ..RunStats::default() };
-    let initial = world.energies(0.0, &y)?;
-    let watch = EnergyWatch::new(world, &y, &initial);
-    // `known`: the contacts the last step applied, when they hold for this state.
-    let mut sample = |t: f64, y: &[f64], stats: &mut RunStats, known: Option<&[PairContact]>| {
-        world.implausible_motion(t, y)?;
-        let contacts = match known {
-            Some(c) => c.to_vec(),
-            None => world.contacts(t, y)?,
-        };
+    let exact = |t: f64, y: &[f64]| -> Result<(Vec<PairContact>, Energies), DynamicsError> {
+        let contacts = world.contacts(t, y)?;
         let energies = world.energies_with(t, y, &contacts)?;
-        let work = y[world.layout.work()];
-        let excess = watch.check(world, t, y, energies.total, work, integrator)?;
-        stats.max_energy_excess = stats.max_energy_excess.max(excess);
-        observe(&Sample { t, y, contacts: &contacts, energies, work })
+        Ok((contacts, energies))
     };
-    if sample(0.0, &y, &mut stats, None)? == Flow::Stop {
+    let (contacts, energies) = exact(0.0, &y)?;
+    let watch = EnergyWatch::new(world, &y, &energies);
+    let mut sample =
+        |t: f64, y: &[f64], stats: &mut RunStats, contacts: &[PairContact], energies: Energies| {
+            world.implausible_motion(t, y)?;
+            let work = y[world.layout.work()];
+            let excess = watch.check(world, t, y, energies.total, work, integrator)?;
+            stats.max_energy_excess = stats.max_energy_excess.max(excess);
+            observe(&Sample { t, y, contacts, energies, work })
+        };
+    if sample(0.0, &y, &mut stats, &contacts, energies)? == Flow::Stop {
         return Ok(stats);
     }
     match integrator {
         Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt } => {
             let steps = (duration / dt).round().max(1.0) as u64;
             let every = ((output_dt / dt).round() as u64).max(1);
+            let exact_every = ((exact_energy_dt / dt).round() as u64).max(1);
             let mut stiffness = implicit_euler::DerivativeCache::default();
-            // The contacts of implicit Euler's last step: those of its end state (to Newton's
-            // tolerance), so outputs need not evaluate them again.
-            let mut applied: Option<Vec<PairContact>> = None;
+            let mut tracker = ElasticTracker::default();
+            tracker.advance(world, 0.0, &y, &contacts, 0.0);
+            let poses = world.poses(0.0, &y);
+            tracker.correct(&contacts, true, |c| world.pair_energy(0.0, &poses, c))?;
+            // The step whose end state the tracker has reached.
+            let mut tracked_until = 0u64;
+            // The contacts of the last step's end state: implicit Euler's applied ones (to
+            // Newton's tolerance), or semi-implicit Euler's at an output, which also start the
+            // next step — so outputs evaluate no contact twice.
+            let mut applied: Vec<PairContact> = Vec::new();
+            let mut next_loads: Option<Loads> = None;
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
                 if let Integrator::ImplicitEuler { .. } = integrator {
-                    let contacts = applied.get_or_insert_with(Vec::new);
-                    let report = implicit_euler::step(world, t, &mut y, *dt, &mut stiffness, contacts)?;
+                    let report = implicit_euler::step(world, t, &mut y, *dt, &mut stiffness, &mut applied)?;
                     stats.evaluations += report.evaluations;
                     stats.unconverged += u64::from(!report.converged);
+                    tracker.advance(world, k as f64 * dt, &y, &applied, *dt);
+                    tracked_until = k;
                 } else {
-                    semi_implicit_euler::step(world, t, &mut y, *dt)?;
+                    let loads = match next_loads.take() {
+                        Some(loads) => loads,
+                        None => semi_implicit_euler::start_loads(world, t, &y)?,
+                    };
+                    if tracked_until < k - 1 {
+                        tracker.advance(world, t, &y, &loads.contacts, *dt);
+                        tracked_until = k - 1;
+                    }
+                    semi_implicit_euler::step_with(world, t, &mut y, *dt, &loads)?;
                     stats.evaluations += 1;
                 }
                 stats.steps += 1;
@@ -154,9 +202,22 @@ pub fn run(
                 world.implausible_motion(stats.t_end, &y)?;
                 let (kinetic, gravity) = world.motion_energies(&y);
                 watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
-                if (k % every == 0 || k == steps)
-                    && sample(stats.t_end, &y, &mut stats, applied.as_deref())? == Flow::Stop
-                {
+                if k % every != 0 && k != steps {
+                    continue;
+                }
+                if tracked_until < k {
+                    let loads = semi_implicit_euler::start_loads(world, stats.t_end, &y)?;
+                    tracker.advance(world, stats.t_end, &y, &loads.contacts, *dt);
+                    tracked_until = k;
+                    applied.clone_from(&loads.contacts);
+                    next_loads = Some(loads);
+                }
+                let poses = world.poses(stats.t_end, &y);
+                let all = k % exact_every == 0 || k == steps;
+                tracker.correct(&applied, all, |c| world.pair_energy(stats.t_end, &poses, c))?;
+                let energies = world.energies_tracked(&y, &applied, tracker.value());
+                stats.largest_elastic_correction = tracker.largest_correction;
+                if sample(stats.t_end, &y, &mut stats, &applied, energies)? == Flow::Stop {
                     break;
                 }
             }
@@ -181,7 +242,9 @@ pub fn run(
                 RunStats { max_energy_excess: stats.max_energy_excess, ..RunStats::default() };
             let observer = |t: f64, y: &[f64]| {
                 last = (t, y.to_vec());
-                match sample(t, y, &mut run_stats, None) {
+                let sampled = exact(t, y)
+                    .and_then(|(contacts, energies)| sample(t, y, &mut run_stats, &contacts, energies));
+                match sampled {
                     Ok(Flow::Continue) => ode::Flow::Continue,
                     Ok(Flow::Stop) => ode::Flow::Stop,
                     Err(e) => {

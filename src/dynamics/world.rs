@@ -369,14 +369,7 @@ impl World {
     ) -> Result<Energies, DynamicsError> {
         let poses = self.poses(t, y);
         let (kinetic, gravity) = self.motion_energies(y);
-        let energy = |c: &PairContact| {
-            self.model.energy(c, &poses).map_err(|source| DynamicsError::Contact {
-                t,
-                a: self.bodies[c.a].name.clone(),
-                b: self.bodies[c.b].name.clone(),
-                source: Box::new(source),
-            })
-        };
+        let energy = |c: &PairContact| self.pair_energy(t, &poses, c);
         let parts: Vec<Result<f64, DynamicsError>> = if contacts.len() > 1 {
             contacts.par_iter().map(energy).collect()
         } else {
@@ -394,6 +387,30 @@ impl World {
             dissipated,
             total: kinetic + gravity + elastic + dissipated,
         })
+    }
+
+    /// The exact elastic energy of touching pair `c` at `poses` (time `t`, for messages).
+    pub fn pair_energy(
+        &self,
+        t: f64,
+        poses: &[(Isometry3, Twist)],
+        c: &PairContact,
+    ) -> Result<f64, DynamicsError> {
+        self.model.energy(c, poses).map_err(|source| DynamicsError::Contact {
+            t,
+            a: self.bodies[c.a].name.clone(),
+            b: self.bodies[c.b].name.clone(),
+            source: Box::new(source),
+        })
+    }
+
+    /// The energies at a state with the elastic energy of the tracked pairs given
+    /// ([`super::elastic_tracker`]) and that of the others taken from their contacts.
+    pub fn energies_tracked(&self, y: &[f64], contacts: &[PairContact], tracked: f64) -> Energies {
+        let (kinetic, gravity) = self.motion_energies(y);
+        let elastic = super::elastic_tracker::closed_form_energy(contacts) + tracked;
+        let dissipated = y[self.layout.dissipated()];
+        Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated }
     }
 
     /// The kinetic and gravitational energy of the free bodies at a state (J): cheap, no contact.

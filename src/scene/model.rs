@@ -107,6 +107,10 @@ pub struct SimSettings {
     /// Wall-clock budget of a run (s), > 0: `simulate` stops at the first output past it,
     /// keeping its outputs. `None`: no limit.
     pub max_wall_time: Option<f64>,
+    /// Fixed-step runs: interval (s) at which outputs compute the elastic energy exactly, > 0;
+    /// between, it is advanced by the work of the elastic forces. Default: 0.1 s, or
+    /// `output_dt` if longer.
+    pub exact_energy_dt: Option<f64>,
 }
 
 impl Default for SimSettings {
@@ -117,6 +121,7 @@ impl Default for SimSettings {
             integrator: None,
             output_dt: None,
             max_wall_time: None,
+            exact_energy_dt: None,
             dt: None,
             rtol: None,
             atol: None,

@@ -51,6 +51,7 @@ pub(super) struct RawSim {
     pub atol: Option<f64>,
     pub output_dt: Option<f64>,
     pub max_wall_time: Option<f64>,
+    pub exact_energy_dt: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -30,6 +30,7 @@ pub(super) fn sim_settings(raw: Option<RawSim>) -> Result<SimSettings, SceneErro
         atol: opt("atol", raw.atol)?,
         output_dt: opt("output_dt", raw.output_dt)?,
         max_wall_time: opt("max_wall_time", raw.max_wall_time)?,
+        exact_energy_dt: opt("exact_energy_dt", raw.exact_energy_dt)?,
     })
 }
 

@@ -59,6 +59,8 @@ pub struct PairWrench {
     /// Power of the dissipative tractions on the relative motion (W, ≤ 0): minus the rate at
     /// which dissipation and friction remove mechanical energy.
     pub dissipation_power: f64,
+    /// The elastic part of `wrench` (the static pressure alone: −∇U), same frame and point.
+    pub elastic: Wrench,
 }
 
 /// The net contact wrench on body `a` from body `b` (world frame, torque about the world
@@ -164,9 +166,17 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
 
 /// The wrench on `a` in the world frame from the primary-frame sums.
 fn pair_wrench(pair: &PairFrame, acc: &Accumulator) -> PairWrench {
-    let on_primary = Wrench { force: acc.force, torque: acc.torque }.transformed(&pair.primary.pose);
-    let wrench = if pair.swapped { -on_primary } else { on_primary };
-    PairWrench { wrench, area: acc.area, faces: acc.polygons, dissipation_power: acc.dissipation_power }
+    let on_a = |force: Vector3, torque: Vector3| {
+        let on_primary = Wrench { force, torque }.transformed(&pair.primary.pose);
+        if pair.swapped { -on_primary } else { on_primary }
+    };
+    PairWrench {
+        wrench: on_a(acc.force, acc.torque),
+        area: acc.area,
+        faces: acc.polygons,
+        dissipation_power: acc.dissipation_power,
+        elastic: on_a(acc.elastic_force, acc.elastic_torque),
+    }
 }
 
 /// The maps between the primary-frame sums and the bodies' generalized coordinates (primary

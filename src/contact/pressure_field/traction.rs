@@ -56,6 +56,10 @@ pub struct Accumulator {
     /// Power of the dissipative tractions (Hunt–Crossley excess pressure and friction) on the
     /// relative motion (W, ≤ 0): the rate at which the contact turns mechanical energy into heat.
     pub dissipation_power: f64,
+    /// The elastic part of `force` and `torque`: the static pressure p0·n̂ alone (−∇U), whose
+    /// work over a step is what the elastic energy loses.
+    pub elastic_force: Vector3,
+    pub elastic_torque: Vector3,
     /// ∂(force, torque)/∂(u, w) when [`Kinetics::jacobian`] is set (rows: force, torque about
     /// the frame origin; columns: u, w).
     pub jacobian: Matrix6<f64>,
@@ -71,6 +75,8 @@ impl std::ops::AddAssign for Accumulator {
         self.area += o.area;
         self.polygons += o.polygons;
         self.dissipation_power += o.dissipation_power;
+        self.elastic_force += o.elastic_force;
+        self.elastic_torque += o.elastic_torque;
         self.jacobian += o.jacobian;
         self.stiffness += o.stiffness;
     }
@@ -114,6 +120,8 @@ pub fn integrate_polygon(
         }
         acc.force += n * int_p;
         acc.torque += int_xp.cross(n);
+        acc.elastic_force += n * int_p;
+        acc.elastic_torque += int_xp.cross(n);
         acc.area += area;
         acc.polygons += 1;
         return;
@@ -124,6 +132,7 @@ pub fn integrate_polygon(
     // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
     let (mut m0, mut m1, mut m2) = (0.0, Vector3::zeros(), Matrix3::zeros());
     let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
+    let (mut int_p, mut int_xp) = (0.0, Vector3::zeros());
     for x in &rule {
         let q0 = p0.value(x);
         let (t, v) = traction(x, q0, n, kin);
@@ -144,12 +153,16 @@ pub fn integrate_polygon(
         torque += x.coords.cross(&t);
         // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
         power += (t - n * (q0 * weight)).dot(&v);
+        int_p += q0 * weight;
+        int_xp += x.coords * (q0 * weight);
     }
     if let Some(surface) = &surface {
         surface.add_elastic(&mut acc.stiffness, &p0.gradient, (m0, &m1, &m2));
     }
     acc.force += force;
     acc.torque += torque;
+    acc.elastic_force += n * int_p;
+    acc.elastic_torque += int_xp.cross(n);
     acc.area += area;
     acc.polygons += 1;
     acc.dissipation_power += power;

@@ -1,0 +1,132 @@
+//! The elastic energy U between exact evaluations in fixed-step runs.
+//!
+//! An exact U (tet clipping) costs several contact queries, too much for every output row. The
+//! elastic forces are −∇U, so between exact evaluations each pair's U is advanced by their
+//! work: over a step each body moves with its end velocity V (its centre of mass translating,
+//! turning about it), and the work is the trapezoid ½·(Q(start) + Q(end))·V·dt of the pair's
+//! elastic generalized forces Q (force, torque about each body's centre of mass at that state)
+//! — second order in dt, exact for linear springs. (Torques about a fixed point would not do:
+//! with the start state's torque and the end state's velocities, a body that turns while it
+//! moves gains a first-order error ω·((c_start − c_end) × F).) Where the power P is monotone
+//! over a step the trapezoid is off by at most |P(end) − P(start)|·dt/2; these bounds are
+//! summed. A pair's U is computed exactly again at an output when the pair has just come
+//! into contact, when the error estimates summed since its last exact value exceed
+//! [`RETRACK_FRACTION`] of that value (an impact: the force is far from linear over a step),
+//! and for every pair every `exact_energy_dt`. A pair out of contact has U = 0. The largest
+//! correction an exact value made is kept for the run's report.
+//!
+//! Pairs whose model gives the energy with the wrench (closed form, as Hertz's) are not tracked.
+
+use super::error::DynamicsError;
+use super::world::World;
+use crate::contact::model::PairContact;
+use crate::math::Vector3;
+use std::collections::BTreeMap;
+
+/// The share of a pair's exact U that the estimated error of the work tracked since may reach
+/// before U is computed exactly again.
+pub const RETRACK_FRACTION: f64 = 1e-3;
+
+/// One tracked pair.
+#[derive(Clone, Copy, Debug)]
+struct TrackedPair {
+    /// U (J).
+    energy: f64,
+    /// U at its last exact value (J); `None` before the first.
+    exact: Option<f64>,
+    /// The estimated error of the work tracked since (J).
+    error: f64,
+    /// The elastic generalized forces on `a` and `b` at the last state.
+    forces: PairForces,
+}
+
+/// The generalized forces of a pair's elastic wrench: (force, torque about the centre of mass)
+/// on `a` and on `b`, world frame.
+type PairForces = [(Vector3, Vector3); 2];
+
+/// The tracked pairs, in pair order.
+#[derive(Clone, Debug, Default)]
+pub struct ElasticTracker {
+    pairs: BTreeMap<(usize, usize), TrackedPair>,
+    /// The largest |exact − tracked| seen when a pair's U was computed exactly again (J).
+    pub largest_correction: f64,
+}
+
+impl ElasticTracker {
+    /// Advances over a step of `dt` ending at state `y` (time `t`) with the contacts there.
+    pub fn advance(&mut self, world: &World, t: f64, y: &[f64], contacts: &[PairContact], dt: f64) {
+        let poses = world.poses(t, y);
+        // Each body's centre of mass and its velocity.
+        let com = |i: usize| {
+            let (pose, twist) = &poses[i];
+            let r = pose.rotation * world.bodies[i].com.coords;
+            (pose.translation.vector + r, twist.linear + twist.angular.cross(&r), twist.angular)
+        };
+        let mut pairs = BTreeMap::new();
+        for c in contacts.iter().filter(|c| is_tracked(c)) {
+            let Some(wrench) = c.elastic else { continue };
+            let (ca, va, wa) = com(c.a);
+            let (cb, vb, wb) = com(c.b);
+            let forces: PairForces = [
+                (wrench.force, wrench.torque - ca.cross(&wrench.force)),
+                (-wrench.force, -(wrench.torque - cb.cross(&wrench.force))),
+            ];
+            let power =
+                |q: &PairForces| q[0].0.dot(&va) + q[0].1.dot(&wa) + q[1].0.dot(&vb) + q[1].1.dot(&wb);
+            let mut pair = self.pairs.get(&(c.a, c.b)).copied().unwrap_or(TrackedPair {
+                energy: 0.0,
+                exact: None,
+                error: 0.0,
+                forces: [(Vector3::zeros(), Vector3::zeros()); 2],
+            });
+            let work = 0.5 * (power(&pair.forces) + power(&forces)) * dt;
+            // The trapezoid is off by at most half the change of the power over the step
+            // times dt where the power is monotone over it.
+            pair.error += (power(&forces) - power(&pair.forces)).abs() * dt / 2.0;
+            pair.energy -= work;
+            pair.forces = forces;
+            pairs.insert((c.a, c.b), pair);
+        }
+        self.pairs = pairs;
+    }
+
+    /// Computes U exactly again for the pairs that need it ([`ElasticTracker`]; all of them
+    /// with `all`), with `exact` giving a touching pair's U at the current state.
+    pub fn correct(
+        &mut self,
+        contacts: &[PairContact],
+        all: bool,
+        exact: impl Fn(&PairContact) -> Result<f64, DynamicsError>,
+    ) -> Result<(), DynamicsError> {
+        for c in contacts.iter().filter(|c| is_tracked(c)) {
+            let Some(pair) = self.pairs.get_mut(&(c.a, c.b)) else { continue };
+            let stale = match pair.exact {
+                None => true,
+                Some(u) => pair.error > RETRACK_FRACTION * u.abs(),
+            };
+            if all || stale {
+                let u = exact(c)?;
+                if pair.exact.is_some() {
+                    self.largest_correction = self.largest_correction.max((u - pair.energy).abs());
+                }
+                *pair = TrackedPair { energy: u, exact: Some(u), error: 0.0, ..*pair };
+            }
+        }
+        Ok(())
+    }
+
+    /// U of the tracked pairs now (J).
+    pub fn value(&self) -> f64 {
+        self.pairs.values().map(|p| p.energy).sum()
+    }
+}
+
+/// Whether a pair's elastic energy is tracked (its model gives none with the wrench).
+pub fn is_tracked(c: &PairContact) -> bool {
+    c.energy.is_none() && c.elastic.is_some()
+}
+
+/// The elastic energy of the pairs that give it with their wrench (J).
+pub fn closed_form_energy(contacts: &[PairContact]) -> f64 {
+    contacts.iter().filter_map(|c| c.energy).sum()
+}
