@@ -6,6 +6,7 @@
 //! two bodies are rotated relative to each other.
 
 use crate::math::{Isometry3, Matrix3, Plane, Point3, Vector3};
+use smallvec::SmallVec;
 
 /// Relative growth of boxes in overlap tests (see `Obb::overlaps_centered`): far above
 /// round-off, far below any gap that matters.
@@ -313,7 +314,8 @@ impl Bvh {
         start: (u32, u32),
         visit: &mut impl FnMut(u32, u32),
     ) {
-        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
+        // On the stack: a query runs this thousands of times a second.
+        let mut stack: SmallVec<[(u32, u32); 64]> = SmallVec::new();
         stack.push(start);
         while let Some((a, b)) = stack.pop() {
             if !self.overlap(other, rel, a, b) {
@@ -399,7 +401,7 @@ impl Bvh {
 
     /// Calls `visit(i)` for every primitive below node `start` that the plane query keeps.
     pub fn plane_from(&self, plane: &Plane, crossing_only: bool, start: u32, visit: &mut impl FnMut(u32)) {
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
+        let mut stack: SmallVec<[u32; 64]> = SmallVec::new();
         stack.push(start);
         while let Some(a) = stack.pop() {
             if !self.plane_hit(plane, crossing_only, a) {

@@ -150,6 +150,9 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
         });
         acc
     };
+    if let [task] = tasks[..] {
+        return run(&task);
+    }
     // Tasks and their order do not depend on the thread count, and partial sums are added in
     // task order, so the result is bit-identical with or without threads.
     let parts: Vec<Accumulator> = if work >= PARALLEL_WORK {
