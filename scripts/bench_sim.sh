@@ -8,7 +8,8 @@
 # (scripts/drake_boxes_modulus.py).
 #
 # Usage: scripts/bench_sim.sh        (from any folder; ANCHORS=path overrides ../shared/anchors)
-# Prints a table: real-time factors, their ratios, and the final height of body b0.
+# Prints a table: real-time factors (outputs off), their ratios, and the final height of body
+# b0; then what the outputs cost on pencil_pinch and boxes_64 (issue 10: at most 20% more).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,15 +23,22 @@ cargo build --release >&2
 echo "bench_sim: running the Drake and MuJoCo anchors" >&2
 "$anchors/run.sh" drake_sim.py mujoco_sim.py > "$work/anchors.txt"
 
+# The scene at $1 with one output row at the end (outputs off: the anchors write none either).
+quiet_copy() {
+  local file=$1 out=$2
+  awk '{print} /^\[sim\]/ {print "output_dt = 1e9"}' "$file" > "$out"
+}
+
 # Best of three runs (the machine's other load only ever slows a run down); prints the
-# real-time factor without outputs and the final height of body b0.
+# real-time factor with outputs off and the final height of body b0.
 measure() {
   local scene=$1 best=""
-  for k in 1 2 3; do
-    local file=examples/$scene.toml
+  local file=examples/$scene.toml
   [ -f "$file" ] || file=$work/$scene.toml
-  line=$("$bin" simulate "$file" --out "$work/$scene" 2>/dev/null)
-    rtf=$(sed -E 's/.*\(([0-9.]+) without outputs\).*/\1/' <<< "$line")
+  quiet_copy "$file" "$work/$scene.quiet.toml"
+  for k in 1 2 3; do
+    line=$("$bin" simulate "$work/$scene.quiet.toml" --out "$work/$scene" --quiet 2>/dev/null)
+    rtf=$(sed -E 's/.*real-time factor ([0-9.]+).*/\1/' <<< "$line")
     best=$(python3 -c "import sys; print(max(float(x) for x in sys.argv[1:] if x))" $rtf $best)
   done
   z=$(python3 -c "
@@ -39,6 +47,21 @@ rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['body'] == 'b0']
 print(rows[-1]['z'])" "$work/$scene/trajectory.csv")
   echo "$best $z"
 }
+
+# Best-of-three wall time (s) of a run as written (a row every output_dt) and with outputs off.
+output_cost() {
+  local scene=$1 with="" without=""
+  quiet_copy "examples/$scene.toml" "$work/$scene.quiet.toml"
+  for k in 1 2 3; do
+    with="$with $("$bin" simulate "examples/$scene.toml" --out "$work/$scene.rows" --quiet | sed -E 's/.*wall ([0-9.]+) s.*/\1/')"
+    without="$without $("$bin" simulate "$work/$scene.quiet.toml" --out "$work/$scene.quiet" --quiet | sed -E 's/.*wall ([0-9.]+) s.*/\1/')"
+  done
+  python3 -c "
+import sys
+w, o = (min(float(x) for x in s.split()) for s in sys.argv[2:4])
+print(f'{sys.argv[1]:12} with outputs {w:.3f} s, without {o:.3f} s: {w / o:.2f}x')" "$scene" "$with" "$without"
+}
+
 for scene in sphere_drop box_drop boxes_16 boxes_64; do
   echo "$scene $(measure "$scene") $(measure "hertz_$scene")" >> "$work/ours.txt"
 done
@@ -67,3 +90,7 @@ rtf, z = map(float, open(sys.argv[4]).read().split())
 d_rtf, d_z = float(drake_e8[1]), float(drake_e8[2])
 print(f"\nboxes_64, E = 1e8: contactlab rtf {rtf:.2f}, Drake {d_rtf:.2f} (÷ Drake {rtf/d_rtf:.1f}); final z of b0 {z:.5f}, Drake {d_z:.5f}")
 PY
+
+echo
+echo "What the outputs cost (a row every 1 ms against outputs off):"
+for scene in pencil_pinch boxes_64; do output_cost "$scene"; done

@@ -279,6 +279,44 @@ impl Drop for SimWriter {
     }
 }
 
+/// Columns of `solver.csv` (constraint models): one row per step.
+pub const SOLVER_COLUMNS: [&str; 4] = ["t", "iterations", "residual", "unknowns"];
+
+/// `solver.csv` of a constraint model's run: per step, the sweeps, the final residual and the
+/// number of scalar unknowns.
+#[derive(Debug)]
+pub struct SolverCsv {
+    file: CsvFile,
+}
+
+impl SolverCsv {
+    /// Creates `dir/solver.csv` with its header (`dir` must exist).
+    pub fn create(dir: &Path) -> Result<Self, OutputError> {
+        Ok(Self { file: CsvFile::create(&dir.join("solver.csv"), &SOLVER_COLUMNS)? })
+    }
+
+    /// Appends the step that ended at `t`.
+    pub fn row(
+        &mut self,
+        t: f64,
+        iterations: usize,
+        residual: f64,
+        unknowns: usize,
+    ) -> Result<(), OutputError> {
+        self.file.row(&[
+            Field::Num(t),
+            Field::Num(iterations as f64),
+            Field::Num(residual),
+            Field::Num(unknowns as f64),
+        ])
+    }
+
+    /// Writes what is buffered to disk.
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        self.file.flush()
+    }
+}
+
 /// One row of `trajectory.csv`: a body's pose and world-frame twist.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyRow<'a> {

@@ -16,7 +16,8 @@ mod vtk_series;
 
 pub use colormap::viridis;
 pub use csv_out::{
-    BodyRow, CONTACT_COLUMNS, ContactRow, ENERGY_COLUMNS, EnergyRow, SimWriter, TRAJECTORY_COLUMNS,
+    BodyRow, CONTACT_COLUMNS, ContactRow, ENERGY_COLUMNS, EnergyRow, SOLVER_COLUMNS, SimWriter, SolverCsv,
+    TRAJECTORY_COLUMNS,
 };
 pub use error::OutputError;
 pub use plot::{plot_colour, plot_lines};

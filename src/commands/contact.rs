@@ -2,7 +2,7 @@
 //! contacting pair at the scene's initial state.
 
 use crate::app;
-use crate::contact::model::{BodyMesh, ContactModel, Derivatives, PairContact};
+use crate::contact::model::{BodyMesh, ContactModel, Derivatives, PairContact, Stepping};
 use crate::contact::pressure_field::ContactSurface;
 use crate::math::{Isometry3, Point3, Twist};
 use crate::scene::Scene;
@@ -64,6 +64,12 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
         bail!("--repeat must be at least 1");
     }
     let model = ContactModel::from_scene(scene, !args.json)?;
+    if model.stepping() == Stepping::Velocity {
+        bail!(
+            "`contactlab contact` does not report kind = \"{}\" yet: its contacts are impulses found by a time step, not forces at a state; run `contactlab simulate` (contacts.csv holds impulse / dt)",
+            scene.model.key()
+        );
+    }
     let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
     let name = |i: usize| scene.bodies[i].name.as_str();

@@ -87,6 +87,7 @@ pub const INTEGRATORS: [&str; 4] = ["implicit_euler", "semi_implicit_euler", "do
 pub fn default_integrator(model: ModelKind) -> &'static str {
     match model {
         ModelKind::Hertz => "dopri5",
+        ModelKind::Volume6d => "time_stepping",
         _ => "implicit_euler",
     }
 }
@@ -115,7 +116,21 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
         check_count("steps", "duration / dt", sim.duration / dt, "a larger dt or a shorter duration")?;
         Ok(dt)
     };
+    // The constraint model has one integrator of its own, and the others none of it.
+    let constraint_model = scene.model == ModelKind::Volume6d;
+    if constraint_model && name != "time_stepping" {
+        bail!(
+            "[sim] integrator `{name}` cannot run kind = \"volume6d\" (contact impulses, not forces); use integrator = \"time_stepping\" (its default) or remove the key"
+        );
+    }
+    if !constraint_model && name == "time_stepping" {
+        bail!(
+            "[sim] integrator `time_stepping` is for kind = \"volume6d\"; use one of: {}",
+            INTEGRATORS.join(", ")
+        );
+    }
     let integrator = match name {
+        "time_stepping" => Integrator::TimeStepping { dt: fixed_step(name)? },
         "implicit_euler" => Integrator::ImplicitEuler { dt: fixed_step(name)? },
         "semi_implicit_euler" => Integrator::SemiImplicitEuler { dt: fixed_step(name)? },
         "dopri5" => Integrator::Dopri5 { tolerances: tolerances(), initial_step: sim.dt },
@@ -124,7 +139,12 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
     };
     let output_dt = match (&integrator, sim.output_dt) {
         (_, Some(o)) => o,
-        (Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt }, None) => dt.max(1e-3),
+        (
+            Integrator::SemiImplicitEuler { dt }
+            | Integrator::ImplicitEuler { dt }
+            | Integrator::TimeStepping { dt },
+            None,
+        ) => dt.max(1e-3),
         _ => 1e-3,
     }
     .min(sim.duration);
@@ -171,6 +191,11 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let world = build_world(scene, args.progress != ProgressMode::Off)?;
     let mut writer = SimWriter::create(&args.out)
         .with_context(|| format!("creating outputs in {}", args.out.display()))?;
+    // Constraint models: one row per step of the contact solve.
+    let mut solver_csv = match integrator {
+        Integrator::TimeStepping { .. } => Some(app::SolverCsv::create(&args.out)?),
+        _ => None,
+    };
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
     let outputs = (scene.sim.duration / output_dt).ceil() as usize + 1;
     let vtk_every = outputs.div_ceil(MAX_VTK_FRAMES).max(1);
@@ -197,12 +222,24 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 plots.as_mut(),
             )
             .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+            if let (Some(csv), Integrator::TimeStepping { dt }) = (solver_csv.as_mut(), &integrator) {
+                let n = sample.solver.len();
+                for (k, r) in sample.solver.iter().enumerate() {
+                    let step_end = t - (n - 1 - k) as f64 * dt;
+                    csv.row(step_end, r.sweeps, r.residual, r.unknowns)
+                        .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                }
+            }
             frame += 1;
             progress.update(t);
             if flushed.elapsed() >= FLUSH_EVERY {
                 writer
                     .flush()
                     .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                if let Some(csv) = solver_csv.as_mut() {
+                    csv.flush()
+                        .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                }
                 flushed = Instant::now();
             }
             output_wall += begin.elapsed();
@@ -227,6 +264,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         Integrator::SemiImplicitEuler { .. } => "semi_implicit_euler",
         Integrator::Dopri5 { .. } => "dopri5",
         Integrator::Radau5 { .. } => "radau5",
+        Integrator::TimeStepping { .. } => "time_stepping",
     };
     if let Some((counters, _)) = world.model.counters() {
         eprintln!("contactlab: {counters}");

@@ -8,6 +8,7 @@ use super::hertz::pair::HertzPairError;
 use super::pressure_field::{
     BodyBuildError, ContactSurface, PfGeometry, PressureFieldError, PressureFieldModel,
 };
+use super::volume6d::model::Volume6dModel;
 use crate::math::{Isometry3, Point3, Twist, Wrench};
 use crate::scene::{ModelKind, Scene};
 use nalgebra::SMatrix;
@@ -33,6 +34,8 @@ pub enum Derivatives {
 pub enum Stepping {
     /// "state → wrenches (+ energy)": the world's integrators move the bodies.
     Force,
+    /// "state → impulses": the model's own velocity-level step (`time_stepping`) moves them.
+    Velocity,
 }
 
 /// One touching pair's result: the wrench on `a` (world frame, torque about the world origin;
@@ -74,6 +77,8 @@ pub enum ContactError {
     PressureField(#[from] PressureFieldError),
     #[error(transparent)]
     Hertz(#[from] HertzPairError),
+    #[error(transparent)]
+    Volume6d(#[from] super::volume6d::body::Volume6dPairError),
 }
 
 /// A scene's contact model could not be built.
@@ -83,6 +88,8 @@ pub enum ModelSetupError {
     PressureField(#[from] BodyBuildError),
     #[error("{0:#}")]
     Hertz(anyhow::Error),
+    #[error(transparent)]
+    Volume6d(#[from] super::volume6d::model::Volume6dSetupError),
     #[error(
         "model kind `{0}` is not implemented yet; use kind = \"pressure_field\" or \"hertz\" (docs/scene.md)"
     )]
@@ -101,6 +108,7 @@ pub enum BodyMesh<'a> {
 pub enum ContactModel {
     PressureField(PressureFieldModel),
     Hertz(HertzModel),
+    Volume6d(Volume6dModel),
 }
 
 impl ContactModel {
@@ -114,7 +122,11 @@ impl ContactModel {
             ModelKind::Hertz => Ok(ContactModel::Hertz(
                 super::hertz::setup::hertz_model(scene).map_err(ModelSetupError::Hertz)?,
             )),
-            kind @ (ModelKind::Volume6d | ModelKind::Peg) => Err(ModelSetupError::NotImplemented(kind)),
+            ModelKind::Volume6d => Ok(ContactModel::Volume6d(Volume6dModel::from_scene(
+                scene,
+                super::volume6d::model::Volume6dSettings::from_spec(&scene.model_settings.volume6d),
+            )?)),
+            kind @ ModelKind::Peg => Err(ModelSetupError::NotImplemented(kind)),
         }
     }
 
@@ -122,11 +134,15 @@ impl ContactModel {
         match self {
             ContactModel::PressureField(_) => ModelKind::PressureField,
             ContactModel::Hertz(_) => ModelKind::Hertz,
+            ContactModel::Volume6d(_) => ModelKind::Volume6d,
         }
     }
 
     pub fn stepping(&self) -> Stepping {
-        Stepping::Force
+        match self {
+            ContactModel::Volume6d(_) => Stepping::Velocity,
+            _ => Stepping::Force,
+        }
     }
 
     /// Whether contacts start and end at sharp events worth locating in time (point contact).
@@ -139,6 +155,7 @@ impl ContactModel {
         match self {
             ContactModel::PressureField(m) => m.candidate_pairs(poses),
             ContactModel::Hertz(m) => m.candidate_pairs(poses),
+            ContactModel::Volume6d(m) => m.candidate_pairs(poses),
         }
     }
 
@@ -195,6 +212,8 @@ impl ContactModel {
                 });
                 Ok(Some((contact, derivatives)))
             }
+            // Impulses, not forces: the time-stepping integrator asks the model directly.
+            ContactModel::Volume6d(_) => Ok(None),
         }
     }
 
@@ -205,14 +224,14 @@ impl ContactModel {
         }
         match self {
             ContactModel::PressureField(m) => Ok(m.energy((c.a, c.b), poses)?),
-            ContactModel::Hertz(_) => Ok(0.0),
+            ContactModel::Hertz(_) | ContactModel::Volume6d(_) => Ok(0.0),
         }
     }
 
     /// The signed distance of pair (a, b), for models with events.
     pub fn gap(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
         match self {
-            ContactModel::PressureField(_) => None,
+            ContactModel::PressureField(_) | ContactModel::Volume6d(_) => None,
             ContactModel::Hertz(m) => m.gap(a, b, poses),
         }
     }
@@ -232,7 +251,7 @@ impl ContactModel {
     ) -> Result<Option<ContactSurface>, ContactError> {
         match self {
             ContactModel::PressureField(m) => Ok(Some(m.surface(pair, poses)?)),
-            ContactModel::Hertz(_) => Ok(None),
+            ContactModel::Hertz(_) | ContactModel::Volume6d(_) => Ok(None),
         }
     }
 

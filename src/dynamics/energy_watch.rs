@@ -75,6 +75,9 @@ impl EnergyWatch {
             Integrator::ImplicitEuler { .. } => {
                 "the implicit step did not hold the contact: use a smaller dt, or integrator = \"radau5\""
             }
+            Integrator::TimeStepping { .. } => {
+                "the contact solve did not converge: raise [model] iterations, or use a smaller dt"
+            }
             Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => {
                 "tighten rtol/atol, or use integrator = \"implicit_euler\""
             }

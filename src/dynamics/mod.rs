@@ -10,6 +10,7 @@ pub mod ode;
 pub mod semi_implicit_euler;
 pub mod setup;
 pub mod simulate;
+pub mod time_stepping;
 pub mod world;
 
 pub use energy_watch::{EnergyWatch, RELATIVE_TOLERANCE as ENERGY_TOLERANCE};

@@ -6,8 +6,10 @@ use super::elastic_tracker::ElasticTracker;
 use super::energy_watch::EnergyWatch;
 use super::error::DynamicsError;
 use super::ode::{self, AdaptiveOptions, OdeError, OdeSystem, Tolerances};
+use super::time_stepping::{self, SolverReport};
 use super::world::{Energies, Loads, World};
 use super::{implicit_euler, semi_implicit_euler};
+use crate::contact::model::ContactModel;
 use crate::contact::model::PairContact;
 
 /// The integrators, with their settings.
@@ -23,6 +25,9 @@ pub enum Integrator {
     Dopri5 { tolerances: Tolerances, initial_step: Option<f64> },
     /// Adaptive implicit Radau IIA of order 5 (stiffly accurate, L-stable), for stiff contact.
     Radau5 { tolerances: Tolerances, initial_step: Option<f64> },
+    /// Fixed-step velocity-level time stepping with contact impulses, for constraint models
+    /// (`volume6d`): [`super::time_stepping`].
+    TimeStepping { dt: f64 },
 }
 
 /// A world seen as an ODE system; keeps the first dynamics error for the caller.
@@ -100,6 +105,8 @@ pub struct Sample<'a> {
     pub energies: Energies,
     /// Work done on the bodies by applied loads and kinematic bodies since t = 0 (J).
     pub work: f64,
+    /// Time stepping: the solver's report of every step since the last sample.
+    pub solver: &'a [SolverReport],
 }
 
 /// The default interval (s) at which fixed-step runs compute the elastic energy exactly
@@ -147,18 +154,51 @@ pub fn run(
     };
     let (contacts, energies) = exact(0.0, &y)?;
     let watch = EnergyWatch::new(world, &y, &energies);
-    let mut sample =
-        |t: f64, y: &[f64], stats: &mut RunStats, contacts: &[PairContact], energies: Energies| {
-            world.implausible_motion(t, y)?;
-            let work = y[world.layout.work()];
-            let excess = watch.check(world, t, y, energies.total, work, integrator)?;
-            stats.max_energy_excess = stats.max_energy_excess.max(excess);
-            observe(&Sample { t, y, contacts, energies, work })
-        };
-    if sample(0.0, &y, &mut stats, &contacts, energies)? == Flow::Stop {
+    let mut sample = |t: f64,
+                      y: &[f64],
+                      stats: &mut RunStats,
+                      contacts: &[PairContact],
+                      energies: Energies,
+                      solver: &[SolverReport]| {
+        world.implausible_motion(t, y)?;
+        let work = y[world.layout.work()];
+        let excess = watch.check(world, t, y, energies.total, work, integrator)?;
+        stats.max_energy_excess = stats.max_energy_excess.max(excess);
+        observe(&Sample { t, y, contacts, energies, work, solver })
+    };
+    if sample(0.0, &y, &mut stats, &contacts, energies, &[])? == Flow::Stop {
         return Ok(stats);
     }
     match integrator {
+        Integrator::TimeStepping { dt } => {
+            let ContactModel::Volume6d(model) = &world.model else {
+                return Err(DynamicsError::Setup(
+                    "integrator `time_stepping` runs the constraint models (kind = \"volume6d\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
+                ));
+            };
+            let steps = (duration / dt).round().max(1.0) as u64;
+            let every = ((output_dt / dt).round() as u64).max(1);
+            let (mut applied, mut reports) = (Vec::new(), Vec::new());
+            for k in 1..=steps {
+                let t = (k - 1) as f64 * dt;
+                let report = time_stepping::step(world, model, t, &mut y, *dt, &mut applied)?;
+                reports.push(report);
+                stats.steps += 1;
+                stats.evaluations += report.sweeps as u64;
+                stats.t_end = k as f64 * dt;
+                world.implausible_motion(stats.t_end, &y)?;
+                let (kinetic, gravity) = world.motion_energies(&y);
+                watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
+                if k % every != 0 && k != steps {
+                    continue;
+                }
+                let energies = world.energies_tracked(&y, &applied, 0.0);
+                if sample(stats.t_end, &y, &mut stats, &applied, energies, &reports)? == Flow::Stop {
+                    break;
+                }
+                reports.clear();
+            }
+        }
         Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt } => {
             let steps = (duration / dt).round().max(1.0) as u64;
             let every = ((output_dt / dt).round() as u64).max(1);
@@ -217,7 +257,7 @@ pub fn run(
                 tracker.correct(&applied, all, |c| world.pair_energy(stats.t_end, &poses, c))?;
                 let energies = world.energies_tracked(&y, &applied, tracker.value());
                 stats.largest_elastic_correction = tracker.largest_correction;
-                if sample(stats.t_end, &y, &mut stats, &applied, energies)? == Flow::Stop {
+                if sample(stats.t_end, &y, &mut stats, &applied, energies, &[])? == Flow::Stop {
                     break;
                 }
             }
@@ -243,7 +283,7 @@ pub fn run(
             let observer = |t: f64, y: &[f64]| {
                 last = (t, y.to_vec());
                 let sampled = exact(t, y)
-                    .and_then(|(contacts, energies)| sample(t, y, &mut run_stats, &contacts, energies));
+                    .and_then(|(contacts, energies)| sample(t, y, &mut run_stats, &contacts, energies, &[]));
                 match sampled {
                     Ok(Flow::Continue) => ode::Flow::Continue,
                     Ok(Flow::Stop) => ode::Flow::Stop,

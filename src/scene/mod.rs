@@ -13,10 +13,11 @@ mod shape;
 mod validate_body;
 mod validate_contact;
 mod validate_scene;
+mod validate_volume6d;
 
 pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
-pub use model::{ModelKind, ModelSettings, PairSpec, Scene, SimSettings};
+pub use model::{ModelKind, ModelSettings, PairSpec, Scene, SimSettings, Volume6dSpec};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;
@@ -76,6 +77,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         model_settings.stiction_speed =
             checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
     }
+    model_settings.volume6d = validate_volume6d::volume6d_spec(model, raw.model.as_ref())?;
     let sim = validate_scene::sim_settings(raw.sim)?;
     if raw.body.is_empty() {
         return Err(SceneError::NoBodies);

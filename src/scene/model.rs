@@ -33,6 +33,37 @@ pub struct ModelSettings {
     /// Hertz model: contact properties of material pairs (`[[model.pair]]`), overriding the
     /// palette's.
     pub pairs: Vec<PairSpec>,
+    /// 6D model: the solver's settings.
+    pub volume6d: Volume6dSpec,
+}
+
+/// `[model]` keys of `kind = "volume6d"` (docs/scene.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Volume6dSpec {
+    /// k: patch semi-axes √(k·λ) of the tangent covariance. Default 3.
+    pub patch_scale: f64,
+    /// Most Gauss–Seidel sweeps per step, ≥ 1. Default 100.
+    pub iterations: usize,
+    /// Sweeps stop when the 2-norm of a sweep's impulse update is below this (N·s), > 0.
+    /// Default 1e-10.
+    pub tolerance: f64,
+    /// Start each step from the last step's impulses. Default true.
+    pub warm_start: bool,
+    /// The spin-torque bound: `true` for the paper's corner weights, `false` (default) for
+    /// uniform pressure over the patch.
+    pub corner_spin_limit: bool,
+}
+
+impl Default for Volume6dSpec {
+    fn default() -> Self {
+        Volume6dSpec {
+            patch_scale: 3.0,
+            iterations: 100,
+            tolerance: 1e-10,
+            warm_start: true,
+            corner_spin_limit: false,
+        }
+    }
 }
 
 /// Hertz contact properties of two materials (by material or body name).
@@ -54,6 +85,7 @@ impl Default for ModelSettings {
             elastic_contact_reduction_factor: 1.0,
             max_contact_damping: 2000.0,
             pairs: Vec::new(),
+            volume6d: Volume6dSpec::default(),
         }
     }
 }

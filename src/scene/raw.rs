@@ -24,6 +24,12 @@ pub(super) struct RawModel {
     pub max_contact_damping: Option<f64>,
     #[serde(default)]
     pub pair: Vec<RawPairMaterial>,
+    pub formulation: Option<String>,
+    pub patch_scale: Option<f64>,
+    pub iterations: Option<i64>,
+    pub tolerance: Option<f64>,
+    pub warm_start: Option<bool>,
+    pub spin_limit: Option<String>,
 }
 
 /// `[[model.pair]]`: Hertz contact properties of two materials.

@@ -35,28 +35,21 @@ pub fn sphere_half_space(centre: &Point3, radius: f64, half_space: &Plane) -> Op
         return None;
     }
     let d = d.min(2.0 * r);
-    // Slices at distance s below the centre, s ∈ [a, R] with a = R − d, are disks of radius²
-    // R² − s²: V = π∫(R² − s²)ds, the first moment π∫s(R² − s²)ds, the axial second moment
-    // π∫s²(R² − s²)ds and the transverse one π∫(R² − s²)²/4 ds.
-    let a = r - d;
-    let antiderivative = |s: f64| {
-        let (s2, r2) = (s * s, r * r);
-        [
-            r2 * s - s * s2 / 3.0,
-            r2 * s2 / 2.0 - s2 * s2 / 4.0,
-            r2 * s * s2 / 3.0 - s2 * s2 * s / 5.0,
-            (r2 * r2 * s - 2.0 * r2 * s * s2 / 3.0 + s2 * s2 * s / 5.0) / 4.0,
-        ]
-    };
-    let (hi, lo) = (antiderivative(r), antiderivative(a));
-    let [volume, first, axial, transverse] = [0, 1, 2, 3].map(|k| PI * (hi[k] - lo[k]));
-    let depth_of_centroid = first / volume;
-    let centroid = centre - n * depth_of_centroid;
-    let sigma_n = axial / volume - depth_of_centroid * depth_of_centroid;
-    let sigma_t = transverse / volume;
+    // Slices at height u above the cap's apex, u ∈ [0, d], are disks of radius² 2Ru − u²:
+    // V = π∫(2Ru − u²)du and the moments of u and of the disks' radius², in powers of d so that
+    // a shallow cap keeps its digits (differences of antiderivatives at R and R − d lose them).
+    let volume = PI * d * d * (r - d / 3.0);
+    let per = r - d / 3.0;
+    // Mean height ū, mean u², and the transverse second moment per axis E[ρ²]/4.
+    let mean_u = d * (2.0 * r / 3.0 - d / 4.0) / per;
+    let mean_u2 = d * d * (r / 2.0 - d / 5.0) / per;
+    let sigma_t = d * (4.0 * r * r / 3.0 - r * d + d * d / 5.0) / (4.0 * per);
+    let sigma_n = (mean_u2 - mean_u * mean_u).max(0.0);
+    // The apex is at centre − R·n; the centroid lies ū above it, towards the centre.
+    let centroid = centre - n * (r - mean_u);
     let covariance = Matrix3::identity() * sigma_t + n * n.transpose() * (sigma_n - sigma_t);
-    // Moving the sphere by δ along −n deepens the cap by δ: dV/dd = π(R² − a²), the base disk.
-    let base = PI * (r * r - a * a).max(0.0);
+    // Moving the sphere by δ along −n deepens the cap by δ: dV/dd = π(2Rd − d²), the base disk.
+    let base = PI * d * (2.0 * r - d);
     Some(IntersectionMoments { volume, centroid, covariance, gradient: -n * base })
 }
 

@@ -5,6 +5,8 @@
 //! the patch edge, spin clamp) are here; general meshes, the sweeps of the projected block
 //! Gauss–Seidel solver and the time stepping (issue 11) are not built yet.
 
+pub mod body;
 pub mod intersection;
+pub mod model;
 pub mod patch;
 pub mod projection;

@@ -1,0 +1,113 @@
+//! What a body brings to the 6D model: a half space, a sphere, or a convex polytope (boxes and
+//! `convex` hulls exactly; the other convex primitives tessellated at `contact.resolution`), and
+//! the intersection moments of a pair at their poses.
+
+use super::intersection::{IntersectionMoments, convex_convex, convex_half_space, sphere_half_space};
+use crate::geometry::{GeometryError, Shape, SurfaceMesh, mesher};
+use crate::math::{Isometry3, Plane, Point3, Vector3};
+
+/// A body's contact geometry in its own frame.
+#[derive(Clone, Debug)]
+pub enum Volume6dShape {
+    /// The half space z ≤ 0.
+    HalfSpace,
+    /// A sphere about the origin, with its tessellation for polytope partners.
+    Sphere { radius: f64, hull: Option<SurfaceMesh> },
+    /// A convex polytope (outward triangles).
+    Convex(SurfaceMesh),
+}
+
+/// Why a shape cannot take part in the 6D model.
+#[derive(Debug, thiserror::Error)]
+pub enum Volume6dShapeError {
+    #[error(
+        "a {shape} needs `contact.resolution` under volume6d (it is tessellated into a convex polytope at that edge length); add e.g. resolution = 0.01"
+    )]
+    NeedsResolution { shape: &'static str },
+    #[error(
+        "shape `mesh` is not supported by volume6d yet; use box, sphere, convex or a convex primitive (cylinder, capsule, ellipsoid, cone)"
+    )]
+    GeneralMesh,
+    #[error(transparent)]
+    Geometry(#[from] GeometryError),
+}
+
+impl Volume6dShape {
+    /// The geometry of `shape`, tessellating curved convex primitives at `resolution`.
+    pub fn new(shape: &Shape, resolution: Option<f64>) -> Result<Volume6dShape, Volume6dShapeError> {
+        match shape {
+            Shape::HalfSpace => Ok(Volume6dShape::HalfSpace),
+            Shape::Sphere { radius } => {
+                let hull = resolution.map(|r| mesher::surface_mesh(shape, Some(r))).transpose()?;
+                Ok(Volume6dShape::Sphere { radius: *radius, hull })
+            }
+            Shape::Box { .. } | Shape::Convex { .. } => {
+                Ok(Volume6dShape::Convex(mesher::surface_mesh(shape, None)?))
+            }
+            Shape::Mesh { .. } => Err(Volume6dShapeError::GeneralMesh),
+            other => {
+                let Some(r) = resolution else {
+                    return Err(Volume6dShapeError::NeedsResolution { shape: other.kind() });
+                };
+                Ok(Volume6dShape::Convex(mesher::surface_mesh(other, Some(r))?))
+            }
+        }
+    }
+
+    /// The polytope standing for the body against another polytope, if it has one.
+    fn hull(&self) -> Option<&SurfaceMesh> {
+        match self {
+            Volume6dShape::Convex(m) => Some(m),
+            Volume6dShape::Sphere { hull, .. } => hull.as_ref(),
+            Volume6dShape::HalfSpace => None,
+        }
+    }
+}
+
+/// Why a pair cannot be evaluated.
+#[derive(Debug, thiserror::Error)]
+pub enum Volume6dPairError {
+    #[error("two half spaces have no finite intersection")]
+    TwoHalfSpaces,
+    #[error(
+        "a sphere against a polytope needs the sphere's `contact.resolution` (it is tessellated at that edge length)"
+    )]
+    SphereNeedsResolution,
+}
+
+/// The intersection moments of bodies `a` and `b` at their poses (world frame; the gradient is
+/// with respect to `a`'s translation), `None` where they do not overlap.
+pub fn pair_moments(
+    (a, pose_a): (&Volume6dShape, &Isometry3),
+    (b, pose_b): (&Volume6dShape, &Isometry3),
+) -> Result<Option<IntersectionMoments>, Volume6dPairError> {
+    use Volume6dShape::*;
+    let plane = |pose: &Isometry3| {
+        let normal = pose.rotation * Vector3::z();
+        Plane::new(normal, normal.dot(&pose.translation.vector))
+    };
+    let world = |m: &SurfaceMesh, pose: &Isometry3| SurfaceMesh {
+        vertices: m.vertices.iter().map(|p| pose * p).collect(),
+        triangles: m.triangles.clone(),
+    };
+    let swap = |m: Option<IntersectionMoments>| m.map(|m| IntersectionMoments { gradient: -m.gradient, ..m });
+    Ok(match (a, b) {
+        (HalfSpace, HalfSpace) => return Err(Volume6dPairError::TwoHalfSpaces),
+        (Sphere { radius, .. }, HalfSpace) => sphere_half_space(&centre(pose_a), *radius, &plane(pose_b)),
+        (HalfSpace, Sphere { radius, .. }) => {
+            swap(sphere_half_space(&centre(pose_b), *radius, &plane(pose_a)))
+        }
+        (Convex(m), HalfSpace) => convex_half_space(&world(m, pose_a), &plane(pose_b)),
+        (HalfSpace, Convex(m)) => swap(convex_half_space(&world(m, pose_b), &plane(pose_a))),
+        _ => {
+            let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
+                return Err(Volume6dPairError::SphereNeedsResolution);
+            };
+            convex_convex(&world(ha, pose_a), &world(hb, pose_b))
+        }
+    })
+}
+
+fn centre(pose: &Isometry3) -> Point3 {
+    Point3::from(pose.translation.vector)
+}

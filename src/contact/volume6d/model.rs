@@ -1,0 +1,150 @@
+//! The 6D model as the world holds it: every body's geometry and friction, the solver's
+//! settings, and each touching pair's contact (intersection moments, frame and patch).
+
+use super::body::{Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_moments};
+use super::intersection::IntersectionMoments;
+use super::patch::{DEFAULT_PATCH_SCALE, Patch, patch};
+use super::projection::SpinLimit;
+use crate::math::{Isometry3, Twist, Vector3};
+use crate::scene::Scene;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// The solver's settings (`[model]` keys of `kind = "volume6d"`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Volume6dSettings {
+    /// k: the patch ellipse's semi-axes are √(k·λ) of the tangent covariance (default 3).
+    pub patch_scale: f64,
+    /// Most Gauss–Seidel sweeps per step (default 100).
+    pub iterations: usize,
+    /// A step's sweeps stop when the 2-norm of a sweep's impulse update falls below this (N·s;
+    /// default 1e-10).
+    pub tolerance: f64,
+    /// Start each step from the previous step's impulses (default on).
+    pub warm_start: bool,
+    /// The spin-torque bound (default uniform pressure over the patch).
+    pub spin_limit: SpinLimit,
+    /// Penetration depth (V/|G|) left uncorrected (m; default 5e-5): the volume the contact
+    /// needs to have a patch.
+    pub slop: f64,
+    /// Share of the excess depth removed per step by the position correction (default 0.2).
+    pub correction: f64,
+}
+
+impl Volume6dSettings {
+    /// The settings a scene's `[model]` asks for, with the defaults for the rest.
+    pub fn from_spec(spec: &crate::scene::Volume6dSpec) -> Volume6dSettings {
+        Volume6dSettings {
+            patch_scale: spec.patch_scale,
+            iterations: spec.iterations,
+            tolerance: spec.tolerance,
+            warm_start: spec.warm_start,
+            spin_limit: if spec.corner_spin_limit { SpinLimit::Corners } else { SpinLimit::Uniform },
+            ..Volume6dSettings::default()
+        }
+    }
+}
+
+impl Default for Volume6dSettings {
+    fn default() -> Self {
+        Volume6dSettings {
+            patch_scale: DEFAULT_PATCH_SCALE,
+            iterations: 100,
+            tolerance: 1e-10,
+            warm_start: true,
+            spin_limit: SpinLimit::Uniform,
+            slop: 5e-5,
+            correction: 0.2,
+        }
+    }
+}
+
+/// A body's geometry could not be built for the 6D model.
+#[derive(Debug, thiserror::Error)]
+#[error("body `{body}`: {source}")]
+pub struct Volume6dSetupError {
+    pub body: String,
+    #[source]
+    pub source: Volume6dShapeError,
+}
+
+/// One touching pair's contact at the start of a step.
+#[derive(Clone, Copy, Debug)]
+pub struct PairGeometry {
+    pub moments: IntersectionMoments,
+    /// The contact frame at the intersection's centroid and the patch ellipse; the normal
+    /// points from `b` into `a`.
+    pub patch: Patch,
+    /// The pair's friction coefficient.
+    pub friction: f64,
+}
+
+/// The 6D model.
+#[derive(Debug)]
+pub struct Volume6dModel {
+    pub shapes: Vec<Volume6dShape>,
+    pub friction: Vec<f64>,
+    /// Bodies that never move (fixed): pairs of two are never candidates.
+    pub fixed: Vec<bool>,
+    pub settings: Volume6dSettings,
+    /// Each pair's last impulse (world frame: force, torque about the world origin), for warm
+    /// starts.
+    pub warm: Mutex<BTreeMap<(usize, usize), [Vector3; 2]>>,
+}
+
+impl Volume6dModel {
+    /// Every body's geometry from a scene, with `settings`.
+    pub fn from_scene(
+        scene: &Scene,
+        settings: Volume6dSettings,
+    ) -> Result<Volume6dModel, Volume6dSetupError> {
+        let mut shapes = Vec::with_capacity(scene.bodies.len());
+        for b in &scene.bodies {
+            let shape = Volume6dShape::new(&b.shape, b.contact.resolution)
+                .map_err(|source| Volume6dSetupError { body: b.name.clone(), source })?;
+            shapes.push(shape);
+        }
+        Ok(Volume6dModel {
+            shapes,
+            friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
+            fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
+            settings,
+            warm: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// Pairs that may touch: every pair with a body that moves, in order.
+    pub fn candidate_pairs(&self, _poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+        let n = self.shapes.len();
+        let mut out = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                let both_half_spaces = matches!(
+                    (&self.shapes[a], &self.shapes[b]),
+                    (Volume6dShape::HalfSpace, Volume6dShape::HalfSpace)
+                );
+                if !(both_half_spaces || self.fixed[a] && self.fixed[b]) {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// The contact of pair (a, b) at `poses`, `None` where they do not overlap (or overlap with
+    /// no normal: one inside the other).
+    pub fn contact(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<Option<PairGeometry>, Volume6dPairError> {
+        let Some(moments) = pair_moments((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0))?
+        else {
+            return Ok(None);
+        };
+        let Some(patch) = patch(&moments, self.settings.patch_scale) else { return Ok(None) };
+        let (ma, mb) = (self.friction[a], self.friction[b]);
+        let friction = if ma + mb > 0.0 { 2.0 * ma * mb / (ma + mb) } else { 0.0 };
+        Ok(Some(PairGeometry { moments, patch, friction }))
+    }
+}

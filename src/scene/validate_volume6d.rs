@@ -1,0 +1,88 @@
+//! `[model]` keys of the 6D model: checked, and refused under the other models.
+
+use super::checks;
+use super::raw::RawModel;
+use super::{ModelKind, Place, SceneError, Volume6dSpec};
+
+/// The 6D settings of `[model]`; an error names a key given to another model, or a value out
+/// of range with the valid ones.
+pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<Volume6dSpec, SceneError> {
+    let mut spec = Volume6dSpec::default();
+    let Some(raw) = raw else { return Ok(spec) };
+    let place = Place::section("[model]");
+    let given = [
+        ("formulation", raw.formulation.is_some()),
+        ("patch_scale", raw.patch_scale.is_some()),
+        ("iterations", raw.iterations.is_some()),
+        ("tolerance", raw.tolerance.is_some()),
+        ("warm_start", raw.warm_start.is_some()),
+        ("spin_limit", raw.spin_limit.is_some()),
+    ];
+    if kind != ModelKind::Volume6d {
+        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
+            return Err(invalid(
+                &place,
+                key,
+                format!("is a setting of kind = \"volume6d\", not of kind = \"{}\"", kind.key()),
+                "remove it or set kind = \"volume6d\"",
+            ));
+        }
+        return Ok(spec);
+    }
+    match raw.formulation.as_deref() {
+        None | Some("6d") => {}
+        Some("points") => {
+            return Err(invalid(
+                &place,
+                "formulation",
+                "\"points\" (the point-contact baseline) is not implemented yet".into(),
+                "use formulation = \"6d\" (the default)",
+            ));
+        }
+        Some(other) => {
+            return Err(invalid(
+                &place,
+                "formulation",
+                format!("`{other}` is unknown"),
+                "use \"6d\" (the default) or \"points\"",
+            ));
+        }
+    }
+    if let Some(k) = raw.patch_scale {
+        spec.patch_scale = checks::positive(&place, "patch_scale", k, "")?;
+    }
+    if let Some(n) = raw.iterations {
+        if !(1..=100_000_000).contains(&n) {
+            return Err(invalid(
+                &place,
+                "iterations",
+                format!("must be a whole number from 1 to 1e8, got {n}"),
+                "give the most Gauss–Seidel sweeps per step, e.g. iterations = 100",
+            ));
+        }
+        spec.iterations = n as usize;
+    }
+    if let Some(t) = raw.tolerance {
+        spec.tolerance = checks::positive(&place, "tolerance", t, "N·s")?;
+    }
+    if let Some(w) = raw.warm_start {
+        spec.warm_start = w;
+    }
+    match raw.spin_limit.as_deref() {
+        None | Some("uniform") => {}
+        Some("corners") => spec.corner_spin_limit = true,
+        Some(other) => {
+            return Err(invalid(
+                &place,
+                "spin_limit",
+                format!("`{other}` is unknown"),
+                "use \"uniform\" (the default) or \"corners\"",
+            ));
+        }
+    }
+    Ok(spec)
+}
+
+fn invalid(place: &Place, key: &str, problem: String, fix: &str) -> SceneError {
+    SceneError::Invalid { place: place.clone(), key: key.into(), problem, fix: fix.into() }
+}

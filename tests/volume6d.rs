@@ -1,0 +1,235 @@
+//! The 6D model (`kind = "volume6d"`) run as `simulate` runs it (`time_stepping`): closed forms
+//! for sliding, rolling and resting, conservation in a collision, and clear errors.
+
+use contactlab::commands::simulate::integrator;
+use contactlab::dynamics::build_world;
+use contactlab::dynamics::simulate::{Flow, run};
+use contactlab::scene::parse_scene;
+use std::path::Path;
+
+/// (t, state) at every output of a run with the scene's defaults, and the world's layout
+/// offset of body `name`.
+fn run_scene(text: &str, name: &str) -> (Vec<(f64, Vec<f64>)>, usize) {
+    let scene = parse_scene(text, Path::new(".")).expect("valid scene");
+    let world = build_world(&scene, false).expect("world builds");
+    let (integrator, schedule) = integrator(&scene).expect("integrator");
+    let mut out = Vec::new();
+    run(&world, &integrator, &schedule, |s| {
+        out.push((s.t, s.y.to_vec()));
+        Ok(Flow::Continue)
+    })
+    .expect("the run completes");
+    let index = world.bodies.iter().position(|b| b.name == name).expect("body");
+    (out, world.layout.offset[index].expect("a free body"))
+}
+
+const GROUND: &str = r#"
+[[body]]
+name = "ground"
+fixed = true
+shape = { type = "halfspace" }
+contact = { friction = 0.3 }
+"#;
+
+#[test]
+fn a_sliding_box_stops_where_coulomb_friction_says() {
+    // v0 = 1 m/s, μ = 0.3: stops after v0²/(2μg) = 0.16989 m in v0/(μg) = 0.33979 s.
+    let scene = format!(
+        r#"
+[model]
+kind = "volume6d"
+[sim]
+duration = 0.5
+{GROUND}
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.05]
+linear_velocity = [1.0, 0.0, 0.0]
+shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
+contact = {{ friction = 0.3 }}
+"#
+    );
+    let (rows, o) = run_scene(&scene, "box");
+    let (distance, time) = (1.0 / (2.0 * 0.3 * 9.81), 1.0 / (0.3 * 9.81));
+    let last = &rows.last().unwrap().1;
+    assert!((last[o] - distance).abs() < 0.02 * distance, "stopped after {} m", last[o]);
+    let stopped = rows.iter().find(|(_, y)| y[o + 7].abs() < 1e-9).expect("it stops").0;
+    assert!((stopped - time).abs() < 0.02 * time, "stopped at {stopped} s");
+    // It rests on its face: no tipping, and the depth stays within 0.1 mm.
+    for (_, y) in &rows {
+        assert!(y[o + 2] > 0.05 - 1e-4 && y[o + 2] < 0.05 + 1e-6, "z = {}", y[o + 2]);
+        assert!((y[o + 3] - 1.0).abs() < 1e-9, "turned: q = {:?}", &y[o + 3..o + 7]);
+    }
+}
+
+#[test]
+fn a_dropped_box_settles_within_a_tenth_of_a_millimetre() {
+    let scene = format!(
+        r#"
+[model]
+kind = "volume6d"
+[sim]
+duration = 1.0
+{GROUND}
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.1]
+shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
+contact = {{ friction = 0.3 }}
+"#
+    );
+    let (rows, o) = run_scene(&scene, "box");
+    for (t, y) in rows.iter().filter(|(t, _)| *t >= 0.5) {
+        assert!((y[o + 2] - 0.05).abs() <= 1e-4, "t = {t}: z = {}", y[o + 2]);
+        assert!(y[o + 9].abs() < 1e-6, "t = {t}: vz = {}", y[o + 9]);
+    }
+}
+
+#[test]
+fn a_sphere_rolls_down_an_incline_without_slipping_and_slides_without_friction() {
+    // 20° slope through the origin; the sphere (R 0.1) just touches it.
+    let (s, c) = (20f64.to_radians().sin(), 20f64.to_radians().cos());
+    let (half_s, half_c) = (10f64.to_radians().sin(), 10f64.to_radians().cos());
+    let scene = |mu: f64| {
+        format!(
+            r#"
+[model]
+kind = "volume6d"
+[sim]
+duration = 0.3
+[[body]]
+name = "slope"
+fixed = true
+orientation = [{half_c}, 0.0, {half_s}, 0.0]
+shape = {{ type = "halfspace" }}
+contact = {{ friction = {mu} }}
+[[body]]
+name = "ball"
+mass = 1.0
+position = [{}, 0.0, {}]
+shape = {{ type = "sphere", radius = 0.1 }}
+contact = {{ friction = {mu} }}
+"#,
+            0.1 * s,
+            0.1 * c
+        )
+    };
+    // Downhill: gravity's part in the plane of normal (sin θ, 0, cos θ), normalized.
+    let along = |y: &[f64], o: usize| c * y[o + 7] - s * y[o + 9];
+    let g = 9.81;
+    // Rolling: v = ω·R and a = (5/7)·g·sin θ less the patch's small rolling resistance.
+    let (rows, o) = run_scene(&scene(0.5), "ball");
+    let (t, y) = rows.last().unwrap();
+    let v = along(y, o);
+    let rolling = 5.0 / 7.0 * g * s;
+    assert!(v > 0.0 && (v / t - rolling).abs() < 0.025 * rolling, "a = {} against {rolling}", v / t);
+    let spin = (y[o + 10].powi(2) + y[o + 11].powi(2) + y[o + 12].powi(2)).sqrt();
+    assert!((v / (spin * 0.1) - 1.0).abs() < 0.01, "v = {v}, ωR = {}", spin * 0.1);
+    // Frictionless: slides at g·sin θ and never turns.
+    let (rows, o) = run_scene(&scene(0.0), "ball");
+    let (t, y) = rows.last().unwrap();
+    let v = along(y, o);
+    assert!((v / t - g * s).abs() < 0.01 * g * s, "a = {} against {}", v / t, g * s);
+    for (_, y) in &rows {
+        let spin = (y[o + 10].powi(2) + y[o + 11].powi(2) + y[o + 12].powi(2)).sqrt();
+        assert!(spin < 1e-6, "ω = {spin}");
+    }
+}
+
+#[test]
+fn two_boxes_colliding_in_free_space_conserve_momentum() {
+    // Slow enough that no step overlaps them beyond the slop: the position correction, which
+    // moves bodies without changing their velocities (and so changes Σ x × p), stays idle.
+    let scene = r#"
+[model]
+kind = "volume6d"
+[sim]
+duration = 0.2
+gravity = [0.0, 0.0, 0.0]
+[[body]]
+name = "left"
+mass = 1.0
+position = [-0.0601, 0.0, 0.0]
+linear_velocity = [0.02, 0.0, 0.004]
+angular_velocity = [0.0, 0.05, 0.1]
+shape = { type = "box", size = [0.1, 0.1, 0.1] }
+contact = { friction = 0.4 }
+[[body]]
+name = "right"
+mass = 2.0
+position = [0.0495, 0.03, 0.01]
+orientation = [0.9950041652780258, 0.0, 0.0, 0.09983341664682815]
+linear_velocity = [-0.01, 0.0, 0.0]
+shape = { type = "box", size = [0.1, 0.1, 0.1] }
+contact = { friction = 0.4 }
+"#;
+    let parsed = parse_scene(scene, Path::new(".")).unwrap();
+    let world = build_world(&parsed, false).unwrap();
+    let (integrator, schedule) = integrator(&parsed).unwrap();
+    let momenta = |y: &[f64]| {
+        let (mut p, mut l) = (nalgebra::Vector3::zeros(), nalgebra::Vector3::zeros());
+        for (i, b) in world.bodies.iter().enumerate() {
+            let o = world.layout.offset[i].unwrap();
+            let x = nalgebra::Vector3::new(y[o], y[o + 1], y[o + 2]);
+            let v = nalgebra::Vector3::new(y[o + 7], y[o + 8], y[o + 9]) * b.mass;
+            let w = nalgebra::Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            p += v;
+            l += x.cross(&v) + world.world_inertia(i, y) * w;
+        }
+        (p, l)
+    };
+    let mut states = Vec::new();
+    let stats = run(&world, &integrator, &schedule, |s| {
+        states.push(s.y.to_vec());
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    assert!(stats.steps > 0);
+    let (p0, l0) = momenta(&states[0]);
+    let (p1, l1) = momenta(states.last().unwrap());
+    assert!((p1 - p0).norm() <= 1e-9 * p0.norm(), "p {p0} → {p1}");
+    assert!((l1 - l0).norm() <= 1e-9 * l0.norm().max(p0.norm() * 0.1), "L {l0} → {l1}");
+    // They did collide: the left box no longer moves at 0.02 m/s.
+    let o = world.layout.offset[0].unwrap();
+    assert!((states.last().unwrap()[o + 7] - 0.02).abs() > 0.005, "{}", states.last().unwrap()[o + 7]);
+}
+
+#[test]
+fn bad_volume6d_input_is_refused_with_the_key_and_the_valid_values() {
+    let base = |model: &str, sim: &str, shape: &str| {
+        format!(
+            "[model]\nkind = \"volume6d\"\n{model}\n[sim]\n{sim}\n{GROUND}\n[[body]]\nname = \"b\"\nmass = 1.0\nposition = [0.0, 0.0, 0.2]\nshape = {shape}\ncontact = {{ friction = 0.3 }}\n"
+        )
+    };
+    let boxed = "{ type = \"box\", size = [0.1, 0.1, 0.1] }";
+    let message = |text: String| -> String {
+        let scene = match parse_scene(&text, Path::new(".")) {
+            Err(e) => return e.to_string(),
+            Ok(s) => s,
+        };
+        if let Err(e) = integrator(&scene) {
+            return format!("{e:#}");
+        }
+        match build_world(&scene, false) {
+            Err(e) => format!("{e:#}"),
+            Ok(_) => String::new(),
+        }
+    };
+    let zero = message(base("iterations = 0", "", boxed));
+    assert!(zero.contains("iterations") && zero.contains("from 1"), "{zero}");
+    let spin = message(base("spin_limit = \"max\"", "", boxed));
+    assert!(spin.contains("uniform") && spin.contains("corners"), "{spin}");
+    let euler = message(base("", "integrator = \"implicit_euler\"", boxed));
+    assert!(euler.contains("time_stepping"), "{euler}");
+    let cylinder = message(base("", "", "{ type = \"cylinder\", radius = 0.05, length = 0.1 }"));
+    assert!(cylinder.contains("resolution"), "{cylinder}");
+    let elsewhere = message(
+        base("", "", boxed).replace("kind = \"volume6d\"", "kind = \"pressure_field\"\npatch_scale = 3.0"),
+    );
+    assert!(elsewhere.contains("patch_scale") && elsewhere.contains("volume6d"), "{elsewhere}");
+    let fine =
+        message(base("patch_scale = 5.0\nspin_limit = \"corners\"\nwarm_start = false", "dt = 5e-4", boxed));
+    assert!(fine.is_empty(), "{fine}");
+}
