@@ -233,3 +233,119 @@ fn bad_volume6d_input_is_refused_with_the_key_and_the_valid_values() {
         message(base("patch_scale = 5.0\nspin_limit = \"corners\"\nwarm_start = false", "dt = 5e-4", boxed));
     assert!(fine.is_empty(), "{fine}");
 }
+
+/// A box of width 0.1, height 0.2 and 1 kg on the ground (μ 1), pushed along x at its top edge
+/// with `factor` × the tipping force m·g·w/(2h); its tilt after 1 s (rad).
+fn tilt_after_push(factor: f64) -> f64 {
+    let force = factor * 9.81 * 0.1 / (2.0 * 0.2);
+    let scene = format!(
+        r#"
+[model]
+kind = "volume6d"
+[sim]
+duration = 1.0
+[[body]]
+name = "ground"
+fixed = true
+shape = {{ type = "halfspace" }}
+contact = {{ friction = 1.0 }}
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.1]
+force = [{force}, 0.0, 0.0]
+torque = [0.0, {}, 0.0]
+shape = {{ type = "box", size = [0.1, 0.1, 0.2] }}
+contact = {{ friction = 1.0 }}
+"#,
+        force * 0.1
+    );
+    let (rows, o) = run_scene(&scene, "box");
+    let y = &rows.last().unwrap().1;
+    2.0 * y[o + 4..o + 7].iter().map(|q| q * q).sum::<f64>().sqrt().asin()
+}
+
+/// Issue 11's test 3. Open: the box stays at 0.9× but also at 1.1× (it tips from 1.2×): once it
+/// leans, the overlap is a wedge whose covariance ellipse (k = 3) reaches past the box's edge,
+/// so the centre of pressure the fixed joint needs still fits. Candidates: the ellipse of the
+/// contact surface's area moments, or clamping the centre of pressure to the footprint's hull.
+#[test]
+#[ignore = "open: tips only from 1.2× (docs/volume6d.md)"]
+fn a_box_pushed_at_its_top_edge_stays_below_the_tipping_force_and_tips_above_it() {
+    let below = tilt_after_push(0.9);
+    assert!(below < 1e-3, "tilted {below} rad at 0.9× the tipping force");
+    let above = tilt_after_push(1.1);
+    assert!(above > 0.3, "tilted only {above} rad at 1.1× the tipping force");
+}
+
+#[test]
+fn a_spinning_box_stops_at_the_spin_limits_closed_form() {
+    // A 0.1 m cube (I_z = m·a²/6) spinning at 10 rad/s on the ground, μ = 0.5. Its face's patch
+    // is a circle of radius a/2 (k = 3); the spin torque μ·m·g·arm with arm = (2/3)·(a/2)
+    // (uniform) or √2·(a/2) (corners: the centre of pressure in the middle).
+    for (limit, arm) in [("uniform", 2.0 / 3.0 * 0.05), ("corners", std::f64::consts::SQRT_2 * 0.05)] {
+        let scene = format!(
+            r#"
+[model]
+kind = "volume6d"
+spin_limit = "{limit}"
+[sim]
+duration = 0.2
+[[body]]
+name = "ground"
+fixed = true
+shape = {{ type = "halfspace" }}
+contact = {{ friction = 0.5 }}
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.05]
+angular_velocity = [0.0, 0.0, 10.0]
+shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
+contact = {{ friction = 0.5 }}
+"#
+        );
+        let (rows, o) = run_scene(&scene, "box");
+        let closed_form = 0.5 * 9.81 * arm / (0.01 / 6.0);
+        // The deceleration over the first 20 ms (well before it stops).
+        let (t, y) = rows.iter().find(|(t, _)| *t >= 0.02 - 1e-12).unwrap();
+        let measured = (10.0 - y[o + 12]) / t;
+        assert!(
+            (measured - closed_form).abs() < 0.02 * closed_form,
+            "{limit}: {measured} rad/s² against {closed_form}"
+        );
+    }
+}
+
+#[test]
+fn swapping_the_bodies_or_moving_the_scene_leaves_the_motion_unchanged() {
+    let scene = |shift: [f64; 3], box_first: bool| {
+        let ground = format!(
+            "[[body]]\nname = \"ground\"\nfixed = true\nposition = [{}, {}, {}]\nshape = {{ type = \"halfspace\" }}\ncontact = {{ friction = 0.4 }}\n",
+            shift[0], shift[1], shift[2]
+        );
+        let cube = format!(
+            "[[body]]\nname = \"box\"\nmass = 1.0\nposition = [{}, {}, {}]\norientation = [0.9987502603949663, 0.04997916927067833, 0.0, 0.0]\nlinear_velocity = [0.5, 0.2, 0.0]\nangular_velocity = [0.0, 0.0, 3.0]\nshape = {{ type = \"box\", size = [0.1, 0.1, 0.1] }}\ncontact = {{ friction = 0.4 }}\n",
+            shift[0],
+            shift[1],
+            shift[2] + 0.08
+        );
+        let bodies = if box_first { format!("{cube}{ground}") } else { format!("{ground}{cube}") };
+        format!("[model]\nkind = \"volume6d\"\n[sim]\nduration = 0.4\n{bodies}")
+    };
+    let (reference, o) = run_scene(&scene([0.0; 3], false), "box");
+    for (shift, box_first) in [([0.0; 3], true), ([1.0, -2.0, 0.5], false)] {
+        let (rows, p) = run_scene(&scene(shift, box_first), "box");
+        for ((t, a), (_, b)) in reference.iter().zip(&rows) {
+            for k in 0..13 {
+                let offset = if k < 3 { shift[k] } else { 0.0 };
+                assert!(
+                    (b[p + k] - offset - a[o + k]).abs() < 1e-9,
+                    "t = {t}, component {k}: {} vs {}",
+                    b[p + k] - offset,
+                    a[o + k]
+                );
+            }
+        }
+    }
+}
