@@ -14,8 +14,14 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::path::{Path, PathBuf};
 
 /// The scenes mutated: small ones of each family (pressure field, Hertz, a mesh file).
-const SCENES: [&str; 5] =
-    ["sphere_drop.toml", "box_drop.toml", "hertz_sphere_drop.toml", "spinning_puck.toml", "peg_in_hole.toml"];
+const SCENES: [&str; 6] = [
+    "sphere_drop.toml",
+    "box_drop.toml",
+    "hertz_sphere_drop.toml",
+    "spinning_puck.toml",
+    "peg_in_hole.toml",
+    "volume6d_sliding_box.toml",
+];
 
 /// Values a number may be replaced by.
 const EXTREMES: [&str; 12] =

@@ -349,3 +349,38 @@ fn swapping_the_bodies_or_moving_the_scene_leaves_the_motion_unchanged() {
         }
     }
 }
+
+#[test]
+fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/volume6d_stack.toml"))
+            .unwrap();
+    let (rows, o) = run_scene(&text, "b4");
+    let (first, last) = (&rows[0].1, &rows.last().unwrap().1);
+    let drift = ((last[o] - first[o]).powi(2)
+        + (last[o + 1] - first[o + 1]).powi(2)
+        + (last[o + 2] - first[o + 2]).powi(2))
+    .sqrt();
+    assert!(drift < 1e-3, "the top box moved {drift} m in 2 s");
+    // From a cold start every step's solve reaches the tolerance (the residual, not only the
+    // count). Issue 11 asks for at most 100 sweeps; this takes about 180 (open).
+    let cold = text
+        .replace("kind = \"volume6d\"", "kind = \"volume6d\"\nwarm_start = false\niterations = 100000")
+        .replace("duration = 2.0", "duration = 0.3");
+    let scene = parse_scene(&cold, Path::new(".")).unwrap();
+    let world = build_world(&scene, false).unwrap();
+    let (integrator, schedule) = integrator(&scene).unwrap();
+    let mut reports = Vec::new();
+    run(&world, &integrator, &schedule, |s| {
+        reports.extend_from_slice(s.solver);
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    assert_eq!(reports.len(), 300);
+    let worst = reports.iter().map(|r| r.sweeps).max().unwrap();
+    for r in &reports {
+        assert!(r.residual <= 1e-10, "{r:?}");
+    }
+    assert!(worst < 400, "{worst} sweeps");
+    assert_eq!(reports.last().unwrap().unknowns, 30);
+}

@@ -17,9 +17,11 @@
 //! 5. x ⊕ dt·(V⁺ + pseudo-velocity), V⁺ = V* + M⁻¹·Jᵀ·λ.
 //!
 //! Energy: the contact impulses never add kinetic energy to a step's motion; what a step loses,
-//! (kinetic + gravity) at its start plus the applied loads' work minus that at its end, is
-//! counted as dissipated when positive. A step that gains energy (a failing solve) is not
-//! hidden: the run's energy watch sees it.
+//! (kinetic + gravity) at its start plus the applied loads' work minus that at its end (with the
+//! bodies where they would be without the position correction), is counted as dissipated when
+//! positive; the gravity energy the correction returns (the extra fall the overlap allowed) is
+//! taken back from it. A step that gains energy (a failing solve) is not hidden: the run's
+//! energy watch sees it.
 
 use super::error::DynamicsError;
 use super::world::World;
@@ -88,7 +90,6 @@ pub fn step(
         }
         velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
     }
-    let start_velocity = velocity.clone();
     // The touching pairs.
     let mut constraints = Vec::new();
     for (a, b) in model.candidate_pairs(&poses) {
@@ -210,7 +211,7 @@ pub fn step(
     // Energies before, then the move.
     let (kinetic, gravity) = world.motion_energies(y);
     let before = kinetic + gravity;
-    let mut applied_work = 0.0;
+    let (mut applied_work, mut correction_energy) = (0.0, 0.0);
     for (i, body) in world.bodies.iter().enumerate() {
         let Some(o) = world.layout.offset[i] else { continue };
         let v = velocity[i];
@@ -219,6 +220,8 @@ pub fn step(
         let (move_lin, move_ang) =
             (lin + Vector3::new(p[0], p[1], p[2]), ang + Vector3::new(p[3], p[4], p[5]));
         applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
+        // The gravity energy the position correction gives back (the overlap had taken it).
+        correction_energy -= body.mass * world.gravity.dot(&(Vector3::new(p[0], p[1], p[2]) * dt));
         for d in 0..3 {
             y[o + d] += dt * move_lin[d];
             y[o + 7 + d] = lin[d];
@@ -230,10 +233,12 @@ pub fn step(
         y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
     }
     let (kinetic, gravity) = world.motion_energies(y);
-    let lost = before + applied_work - (kinetic + gravity);
-    y[world.layout.dissipated()] += lost.max(0.0);
+    // What the impulses took (the motion as if uncorrected), less what the correction returned:
+    // the penetration a step leaves let the bodies fall that much further, and that energy
+    // went to the impulses too.
+    let lost = before + applied_work - (kinetic + gravity - correction_energy);
+    y[world.layout.dissipated()] += lost.max(0.0) - correction_energy;
     y[world.layout.work()] += applied_work;
-    let _ = start_velocity;
     // Outputs and warm starts: each pair's impulse in the world frame.
     warm.clear();
     contacts.clear();

@@ -54,6 +54,17 @@ impl Volume6dShape {
         }
     }
 
+    /// The radius of a sphere about the body's origin that holds it (∞ for a half space).
+    pub fn bounding_radius(&self) -> f64 {
+        match self {
+            Volume6dShape::HalfSpace => f64::INFINITY,
+            Volume6dShape::Sphere { radius, hull } => hull
+                .as_ref()
+                .map_or(*radius, |m| m.vertices.iter().map(|p| p.coords.norm()).fold(*radius, f64::max)),
+            Volume6dShape::Convex(m) => m.vertices.iter().map(|p| p.coords.norm()).fold(0.0, f64::max),
+        }
+    }
+
     /// The polytope standing for the body against another polytope, if it has one.
     fn hull(&self) -> Option<&SurfaceMesh> {
         match self {

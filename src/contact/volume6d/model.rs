@@ -86,6 +86,8 @@ pub struct Volume6dModel {
     pub friction: Vec<f64>,
     /// Bodies that never move (fixed): pairs of two are never candidates.
     pub fixed: Vec<bool>,
+    /// Each body's bounding radius about its origin (broad phase).
+    pub bounds: Vec<f64>,
     pub settings: Volume6dSettings,
     /// Each pair's last impulse (world frame: force, torque about the world origin), for warm
     /// starts.
@@ -105,6 +107,7 @@ impl Volume6dModel {
             shapes.push(shape);
         }
         Ok(Volume6dModel {
+            bounds: shapes.iter().map(Volume6dShape::bounding_radius).collect(),
             shapes,
             friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
             fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
@@ -113,8 +116,8 @@ impl Volume6dModel {
         })
     }
 
-    /// Pairs that may touch: every pair with a body that moves, in order.
-    pub fn candidate_pairs(&self, _poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+    /// Pairs that may touch: a body that moves, bounding spheres that overlap; in order.
+    pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
         let n = self.shapes.len();
         let mut out = Vec::new();
         for a in 0..n {
@@ -123,7 +126,11 @@ impl Volume6dModel {
                     (&self.shapes[a], &self.shapes[b]),
                     (Volume6dShape::HalfSpace, Volume6dShape::HalfSpace)
                 );
-                if !(both_half_spaces || self.fixed[a] && self.fixed[b]) {
+                if both_half_spaces || self.fixed[a] && self.fixed[b] {
+                    continue;
+                }
+                let apart = (poses[a].0.translation.vector - poses[b].0.translation.vector).norm();
+                if apart <= self.bounds[a] + self.bounds[b] {
                     out.push((a, b));
                 }
             }
