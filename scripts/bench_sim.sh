@@ -9,7 +9,8 @@
 #
 # Usage: scripts/bench_sim.sh        (from any folder; ANCHORS=path overrides ../shared/anchors)
 # Prints a table: real-time factors (outputs off), their ratios, and the final height of body
-# b0; then what the outputs cost on pencil_pinch and boxes_64 (issue 10: at most 20% more).
+# b0; boxes_64 under volume6d; then what the outputs cost on pencil_pinch and boxes_64 (issue
+# 10: at most 20% more).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,6 +90,19 @@ drake_e8 = re.search(r"realtime_factor=([\d.]+) z0_final=([-\d.]+)", open(sys.ar
 rtf, z = map(float, open(sys.argv[4]).read().split())
 d_rtf, d_z = float(drake_e8[1]), float(drake_e8[2])
 print(f"\nboxes_64, E = 1e8: contactlab rtf {rtf:.2f}, Drake {d_rtf:.2f} (÷ Drake {rtf/d_rtf:.1f}); final z of b0 {z:.5f}, Drake {d_z:.5f}")
+PY
+
+# boxes_64 under the 6D model (time stepping), beside the same anchors.
+sed 's/^kind = "pressure_field"/kind = "volume6d"/; /^integrator = /d' examples/boxes_64.toml > "$work/boxes_64_volume6d.toml"
+python3 - "$work/anchors.txt" "$(measure boxes_64_volume6d)" <<'PY'
+import re, sys
+anchors = open(sys.argv[1]).read()
+def table(name):
+    block = anchors.split(f"== {name}")[1].split("==")[0]
+    return {m[0]: (float(m[1]), float(m[2])) for m in re.findall(r"(\w+)\s+bodies=.*realtime_factor=([\d.]+) z0_final=([-\d.]+)", block)}
+drake, mujoco = table("drake_sim.py"), table("mujoco_sim.py")
+rtf, z = map(float, sys.argv[2].split())
+print(f"boxes_64 under volume6d: rtf {rtf:.2f}, ÷ Drake {rtf / drake['boxes_64'][0]:.1f}, ÷ MuJoCo {rtf / mujoco['boxes_64'][0]:.2f}; final z of b0 {z:.5f}")
 PY
 
 echo
