@@ -4,7 +4,7 @@
 //!
 //! A step from state (x, V):
 //! 1. V* = V + dt·M⁻¹·(gravity, applied loads, −ω × Iω): the velocities without contact;
-//! 2. each touching pair's frame (u, w, n) at its intersection centroid c and patch ellipse, its
+//! 2. each touching pair's frame (u, w, n) at its footprint's centroid c and patch ellipse, its
 //!    Jacobian J (the relative spatial velocity of a w.r.t. b in that frame) and its block
 //!    S = Σ J·M⁻¹·Jᵀ of the Schur complement;
 //! 3. sweeps over the pairs: each pair's rigid-joint impulse with the others held, projected

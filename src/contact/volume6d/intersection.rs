@@ -20,6 +20,13 @@ pub struct IntersectionMoments {
     pub covariance: Matrix3,
     /// ∂V/∂x of the first body's translation x (m²).
     pub gradient: Vector3,
+    /// The footprint: the intersection's boundary weighted by its area projected on the plane
+    /// normal to the gradient — each point of the intersection's shadow on that plane is covered
+    /// twice (where the boundary enters and leaves), so the tangent moments are the shadow's
+    /// own, whatever the volume's shape across it (a leaning box's wedge included). Its
+    /// centroid and covariance (m²); only their tangent parts describe the shadow.
+    pub surface_centroid: Point3,
+    pub surface_covariance: Matrix3,
 }
 
 /// The intersection of a sphere (centre, radius) with the half space `normal · x ≤ offset`
@@ -50,7 +57,21 @@ pub fn sphere_half_space(centre: &Point3, radius: f64, half_space: &Plane) -> Op
     let covariance = Matrix3::identity() * sigma_t + n * n.transpose() * (sigma_n - sigma_t);
     // Moving the sphere by δ along −n deepens the cap by δ: dV/dd = π(2Rd − d²), the base disk.
     let base = PI * d * (2.0 * r - d);
-    Some(IntersectionMoments { volume, centroid, covariance, gradient: -n * base })
+    // The footprint: the contact disc of radius² ρ² = 2Rd − d² (tangent variance ρ²/4), once at
+    // the cap's base (height d above the apex) and once on the spherical zone (mean height d/2
+    // over the disc for the paraboloid a shallow zone is).
+    let rho2 = d * (2.0 * r - d);
+    let tangent = rho2 / 4.0;
+    let surface_centroid = centre - n * (r - 0.75 * d);
+    let surface_covariance = Matrix3::identity() * tangent + n * n.transpose() * (d * d / 16.0 - tangent);
+    Some(IntersectionMoments {
+        volume,
+        centroid,
+        covariance,
+        gradient: -n * base,
+        surface_centroid,
+        surface_covariance,
+    })
 }
 
 /// The intersection of a closed convex polytope (`hull`: outward triangles, world frame) with
@@ -219,12 +240,44 @@ fn intersection_moments(faces: &[Vec<Point3>], gradient: Vector3) -> Option<Inte
     if m.volume.is_nan() || m.volume <= 0.0 {
         return None;
     }
+    let (surface_centroid, surface_covariance) = surface_moments(faces, &gradient)?;
     Some(IntersectionMoments {
         volume: m.volume,
         centroid: m.centroid,
         covariance: m.central_second_moment / m.volume,
         gradient,
+        surface_centroid,
+        surface_covariance,
     })
+}
+
+/// The centroid and covariance of convex planar `faces` weighted by their area projected along
+/// `direction` ([`IntersectionMoments::surface_covariance`]); fanned into triangles: a triangle
+/// of weight A and corners p_i has ∫x dA = A·Σp_i/3 and ∫x xᵀ dA = A/12·(Σ p_i p_iᵀ + Σp_i·Σp_iᵀ).
+/// About a point of the faces, for round-off.
+fn surface_moments(faces: &[Vec<Point3>], direction: &Vector3) -> Option<(Point3, Matrix3)> {
+    let axis = direction.try_normalize(0.0)?;
+    let origin = faces.first()?.first()?.coords;
+    let (mut area, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
+    for f in faces {
+        for k in 1..f.len().saturating_sub(1) {
+            let p = [f[0].coords - origin, f[k].coords - origin, f[k + 1].coords - origin];
+            let a = 0.5 * (p[1] - p[0]).cross(&(p[2] - p[0])).dot(&axis).abs();
+            let sum = p[0] + p[1] + p[2];
+            area += a;
+            first += sum * (a / 3.0);
+            second += (p[0] * p[0].transpose()
+                + p[1] * p[1].transpose()
+                + p[2] * p[2].transpose()
+                + sum * sum.transpose())
+                * (a / 12.0);
+        }
+    }
+    if area.is_nan() || area <= 0.0 {
+        return None;
+    }
+    let mean = first / area;
+    Some((Point3::from(origin + mean), second / area - mean * mean.transpose()))
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ pub struct Volume6dSetupError {
 #[derive(Clone, Copy, Debug)]
 pub struct PairGeometry {
     pub moments: IntersectionMoments,
-    /// The contact frame at the intersection's centroid and the patch ellipse; the normal
+    /// The contact frame at the footprint's centroid and the patch ellipse; the normal
     /// points from `b` into `a`.
     pub patch: Patch,
     /// The pair's friction coefficient.

@@ -1,22 +1,24 @@
 //! The contact frame and patch of a pair from its intersection moments: the normal from the
-//! volume's gradient, and the patch ellipse from the covariance's block in the tangent plane
-//! (Bouchard et al. 2015, §4; we use the covariance, not the paper's inertia-like tensor, whose
-//! tangent eigenvalues swap a rectangle's axes).
+//! volume's gradient, and the patch ellipse from the footprint's covariance in the tangent plane
+//! (Bouchard et al. 2015, §4 use the volume's inertia-like tensor, whose tangent eigenvalues
+//! swap a rectangle's axes; the volume's covariance fixes that, but a leaning box's wedge-shaped
+//! overlap stretches its ellipse past the edge it leans on — the box could not tip — while the
+//! footprint, the intersection's shadow on the contact plane, ends at that edge).
 
 use super::intersection::IntersectionMoments;
 use crate::math::{Matrix3, Point3, Vector3};
 use nalgebra::Matrix2;
 
-/// The default `patch_scale` k: semi-axes √(k·λ) make the ellipse of a rectangular patch touch
-/// its edges (a side L has variance L²/12, and √(3·L²/12) = L/2). Worked example of the other
-/// end: a sphere pressed shallowly into a plane has tangent variance ρ²/6 over its contact disk
-/// of radius ρ, so k = 3 gives a circle of radius ρ/√2 (and k = 6 the disk).
+/// The default `patch_scale` k: semi-axes √(k·λ) make the ellipse of a rectangular footprint
+/// touch its edges (a side L has variance L²/12, and √(3·L²/12) = L/2). Worked example of the
+/// other end: a sphere's footprint in a plane is its contact disc of radius ρ, variance ρ²/4, so
+/// k = 3 gives a circle of radius ρ·√3/2 (and k = 4 the disc).
 pub const DEFAULT_PATCH_SCALE: f64 = 3.0;
 
-/// A contact frame at the intersection's centroid and the patch ellipse in its tangent plane.
+/// A contact frame at the footprint's centroid and the patch ellipse in its tangent plane.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Patch {
-    /// The centroid of the intersection volume.
+    /// The centroid of the footprint ([`IntersectionMoments::surface_centroid`]).
     pub origin: Point3,
     /// Unit normal, out of the second body into the first (−∇V/|∇V| for the first body's
     /// translation).
@@ -36,7 +38,9 @@ pub fn patch(m: &IntersectionMoments, k: f64) -> Option<Patch> {
     let helper = if normal.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() };
     let e1 = normal.cross(&helper).normalize();
     let e2 = normal.cross(&e1);
-    let c: &Matrix3 = &m.covariance;
+    // The boundary's area moments: where the overlap is thin they are the footprint's, which a
+    // wedge (a box that leans) does not stretch past the edge it leans on, as the volume's do.
+    let c: &Matrix3 = &m.surface_covariance;
     let block = Matrix2::new(e1.dot(&(c * e1)), e1.dot(&(c * e2)), e2.dot(&(c * e1)), e2.dot(&(c * e2)));
     let eigen = block.symmetric_eigen();
     let (major, minor) = if eigen.eigenvalues[0] >= eigen.eigenvalues[1] { (0, 1) } else { (1, 0) };
@@ -47,7 +51,7 @@ pub fn patch(m: &IntersectionMoments, k: f64) -> Option<Patch> {
     let u = direction(major);
     let w = normal.cross(&u);
     let axis = |i: usize| (k * eigen.eigenvalues[i].max(0.0)).sqrt();
-    Some(Patch { origin: m.centroid, normal, u, w, semi_axes: (axis(major), axis(minor)) })
+    Some(Patch { origin: m.surface_centroid, normal, u, w, semi_axes: (axis(major), axis(minor)) })
 }
 
 #[cfg(test)]
@@ -78,14 +82,13 @@ mod tests {
     }
 
     #[test]
-    fn a_shallow_cap_gives_a_circle_smaller_than_the_contact_disk() {
+    fn a_shallow_cap_gives_a_circle_within_the_contact_disc() {
         let (r, d) = (0.1, 1e-4);
         let m = sphere_half_space(&Point3::new(0.0, 0.0, r - d), r, &Plane::new(Vector3::z(), 0.0)).unwrap();
-        // A shallow cap is a paraboloid over the contact disk of radius ρ (ρ² = 2Rd − d²): its
-        // slices shrink linearly in area with depth, so its tangent variance is ρ²/6, not the
-        // flat disk's ρ²/4. The default k = 3 gives a circle of radius ρ/√2; k = 6 the disk.
+        // The footprint is the contact disc of radius ρ (ρ² = 2Rd − d²), variance ρ²/4: the
+        // default k = 3 gives a circle of radius ρ·√3/2; k = 4 the disc.
         let rho = (2.0 * r * d - d * d).sqrt();
-        for (k, expected) in [(DEFAULT_PATCH_SCALE, rho / 2f64.sqrt()), (6.0, rho)] {
+        for (k, expected) in [(DEFAULT_PATCH_SCALE, rho * 0.75f64.sqrt()), (4.0, rho)] {
             let p = patch(&m, k).unwrap();
             let (a, b) = p.semi_axes;
             assert!(
