@@ -422,8 +422,19 @@ fn volume6d_runs_under_simulate_and_writes_its_solver_table() {
     let dir = temp_dir("volume6d");
     let path = dir.join("scene.toml");
     std::fs::write(&path, &scene).unwrap();
-    // `contact` reports forces at a state, which this model does not have: a clear refusal.
-    assert_fails(&["contact", path.to_str().unwrap()], &["volume6d", "simulate"]);
+    // `contact` reports the mean wrench of one step from rest and the intersection: the ball
+    // (1 kg, R 0.1) overlaps the ground by 1 cm.
+    let report = contact_json(&path, &[]);
+    let pair = &report["pairs"][0];
+    assert_eq!(report["model"], "volume6d");
+    let volume = pair["volume"].as_f64().unwrap();
+    let cap = std::f64::consts::PI * 0.01 * 0.01 * (0.1 - 0.01 / 3.0);
+    assert!((volume - cap).abs() < 1e-12 * cap, "{volume} against {cap}");
+    // The ball is `a` (first in the file): held up against one step of gravity, m·g, by an
+    // impulse along the normal from the ground into it.
+    assert_eq!(pair["a"], "ball");
+    assert!((pair["force"][2].as_f64().unwrap() - 9.81).abs() < 1e-9, "{pair}");
+    assert_eq!(pair["normal"][2].as_f64().unwrap(), 1.0);
     let out_dir = dir.join("out");
     let out =
         contactlab(&["simulate", path.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"]);

@@ -368,8 +368,8 @@ fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
         + (last[o + 2] - first[o + 2]).powi(2))
     .sqrt();
     assert!(drift < 1e-3, "the top box moved {drift} m in 2 s");
-    // From a cold start every step's solve reaches the tolerance (the residual, not only the
-    // count). Issue 11 asks for at most 100 sweeps; this takes about 180 (open).
+    // From a cold start every step's solve reaches the tolerance within 100 sweeps (the
+    // residual, not only the count): about 50 with the over-relaxed sweeps.
     let cold = text
         .replace("kind = \"volume6d\"", "kind = \"volume6d\"\nwarm_start = false\niterations = 100000")
         .replace("duration = 2.0", "duration = 0.3");
@@ -387,6 +387,6 @@ fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
     for r in &reports {
         assert!(r.residual <= 1e-10, "{r:?}");
     }
-    assert!(worst < 400, "{worst} sweeps");
+    assert!(worst <= 100, "{worst} sweeps");
     assert_eq!(reports.last().unwrap().unknowns, 30);
 }

@@ -33,6 +33,16 @@ pub struct PairReport {
     pub energy: Option<f64>,
     /// Number of contact polygons; `null` for point-contact models.
     pub faces: Option<usize>,
+    /// volume6d: the intersection's volume (m³), normal (from `b` into `a`), centroid and the
+    /// patch ellipse's semi-axes (m); absent for the other models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub volume: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normal: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub centroid: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semi_axes: Option<[f64; 2]>,
 }
 
 /// The whole report (the JSON printed with `--json`).
@@ -65,10 +75,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     }
     let model = ContactModel::from_scene(scene, !args.json)?;
     if model.stepping() == Stepping::Velocity {
-        bail!(
-            "`contactlab contact` does not report kind = \"{}\" yet: its contacts are impulses found by a time step, not forces at a state; run `contactlab simulate` (contacts.csv holds impulse / dt)",
-            scene.model.key()
-        );
+        return impulse_report(scene, args);
     }
     let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
@@ -95,6 +102,10 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
             area: c.area,
             energy: Some(energy),
             faces: c.faces,
+            volume: None,
+            normal: None,
+            centroid: None,
+            semi_axes: None,
         });
         if (args.vtk.is_some() || args.png.is_some())
             && let Some(surface) = model.surface((c.a, c.b), &poses)?
@@ -119,6 +130,58 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
         app::write_pressure_png(file, &panels, 800).with_context(|| format!("writing {}", file.display()))?;
     }
     Ok(ContactReport { model: scene.model.key().to_string(), pairs: reports, micros_per_query })
+}
+
+/// A constraint model's report: each pair's mean wrench over one step from rest (impulse / dt,
+/// the scene's `dt`, default 1 ms) with its intersection's volume, normal, centroid and patch.
+fn impulse_report(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
+    let world = crate::dynamics::build_world(scene, !args.json)?;
+    let ContactModel::Volume6d(model) = &world.model else { bail!("no constraint model to report") };
+    let dt = scene.sim.dt.unwrap_or(1e-3);
+    let mut rest = world.initial_state();
+    for offset in world.layout.offset.iter().flatten() {
+        rest[offset + 7..offset + 13].fill(0.0);
+    }
+    let poses = world.poses(0.0, &rest);
+    let mut contacts = Vec::new();
+    let mut step = || -> Result<()> {
+        // Every repetition starts cold: no impulses from a previous one.
+        model.warm.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let mut y = rest.clone();
+        crate::dynamics::time_stepping::step(&world, model, 0.0, &mut y, dt, &mut contacts)?;
+        Ok(())
+    };
+    step().context("the step from rest")?;
+    let start = Instant::now();
+    for _ in 0..args.repeat {
+        step()?;
+    }
+    let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / args.repeat as f64;
+    let name = |i: usize| scene.bodies[i].name.clone();
+    let mut pairs = Vec::new();
+    for c in &contacts {
+        let geometry =
+            model.contact((c.a, c.b), &poses).map_err(crate::contact::model::ContactError::from)?;
+        pairs.push(PairReport {
+            a: name(c.a),
+            b: name(c.b),
+            force: c.wrench.force.into(),
+            torque: c.wrench.torque.into(),
+            area: c.area,
+            energy: Some(0.0),
+            faces: None,
+            volume: geometry.map(|g| g.moments.volume),
+            normal: geometry.map(|g| g.patch.normal.into()),
+            centroid: geometry.map(|g| g.moments.centroid.coords.into()),
+            semi_axes: geometry.map(|g| [g.patch.semi_axes.0, g.patch.semi_axes.1]),
+        });
+    }
+    if args.vtk.is_some() || args.png.is_some() {
+        eprintln!(
+            "contactlab: --vtk and --png draw pressure-field contact surfaces; the volume6d model has none"
+        );
+    }
+    Ok(ContactReport { model: scene.model.key().to_string(), pairs, micros_per_query })
 }
 
 /// Writes each contact surface and each body's mesh (in its world pose) for ParaView.

@@ -31,6 +31,12 @@ use crate::contact::volume6d::projection::{Ellipse, project};
 use crate::math::{Matrix3, Point3, UnitQuaternion, Vector3, Wrench};
 use nalgebra::{Matrix6, Vector6};
 
+/// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
+/// this many times over before its projection. A chain of contacts (a stack) passes its
+/// corrections along in about a quarter of the sweeps (a cold 5-box stack: ≈ 180 → ≈ 50); a
+/// lone contact, solved exactly by the first sweep, is untouched.
+const OVER_RELAXATION: f64 = 1.5;
+
 /// What one step's solve took (a row of `solver.csv`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolverReport {
@@ -155,7 +161,7 @@ pub fn step(
                 e += j * velocity[*body];
             }
             let Some(step) = c.s_lu.solve(&e) else { continue };
-            let fixed = c.lambda - step;
+            let fixed = c.lambda - step * if sweep == 1 { 1.0 } else { OVER_RELAXATION };
             let patch = &c.geometry.patch;
             let ellipse = Ellipse { a: patch.semi_axes.0, b: patch.semi_axes.1 };
             let others = e - c.s * c.lambda;
