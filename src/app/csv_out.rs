@@ -48,6 +48,8 @@ pub struct SimWriter {
     batch_rows: usize,
     /// The body names of the last `bodies` call, shared by its jobs while they stay the same.
     body_names: Arc<[Box<str>]>,
+    /// The pairs' names of the last `contacts` call, likewise.
+    pair_names: PairNames,
 }
 
 /// Rows handed to the writer thread at once.
@@ -65,45 +67,51 @@ struct Tables {
 }
 
 /// A contact row as the writer thread keeps it: names, wrench on `a`, area.
-type OwnedContactRow = (Box<str>, Box<str>, Wrench, Option<f64>);
+type OwnedContactRow = (Wrench, Option<f64>);
+
+/// The pairs' names of a contacts job, shared by the jobs while they stay the same.
+type PairNames = Arc<[(Box<str>, Box<str>)]>;
 
 /// Work for the writer thread.
 #[derive(Debug)]
 enum Job {
     Bodies(f64, Arc<[Box<str>]>, Vec<(Isometry3, Twist)>),
     Energy(f64, EnergyRow),
-    Contacts(f64, Vec<OwnedContactRow>),
+    Contacts(f64, PairNames, Vec<OwnedContactRow>),
     Flush,
 }
 
 impl Tables {
     fn run(&mut self, job: Job) -> Result<(), OutputError> {
         match job {
-            Job::Bodies(t, names, rows) => self.trajectory.rows(&rows, |k, (pose, velocity), line| {
-                let p = &pose.translation.vector;
-                let q = pose.rotation.quaternion();
-                let (v, w) = (&velocity.linear, &velocity.angular);
-                format_row(
-                    line,
-                    &[
-                        Field::Num(t),
-                        Field::Text(&names[k]),
-                        Field::Num(p.x),
-                        Field::Num(p.y),
-                        Field::Num(p.z),
-                        Field::Num(q.w),
-                        Field::Num(q.i),
-                        Field::Num(q.j),
-                        Field::Num(q.k),
-                        Field::Num(v.x),
-                        Field::Num(v.y),
-                        Field::Num(v.z),
-                        Field::Num(w.x),
-                        Field::Num(w.y),
-                        Field::Num(w.z),
-                    ],
-                )
-            }),
+            Job::Bodies(t, names, rows) => {
+                let time = formatted(t);
+                self.trajectory.rows(&rows, |k, (pose, velocity), line| {
+                    let p = &pose.translation.vector;
+                    let q = pose.rotation.quaternion();
+                    let (v, w) = (&velocity.linear, &velocity.angular);
+                    format_row(
+                        line,
+                        &[
+                            Field::Raw(&time),
+                            Field::Text(&names[k]),
+                            Field::Num(p.x),
+                            Field::Num(p.y),
+                            Field::Num(p.z),
+                            Field::Num(q.w),
+                            Field::Num(q.i),
+                            Field::Num(q.j),
+                            Field::Num(q.k),
+                            Field::Num(v.x),
+                            Field::Num(v.y),
+                            Field::Num(v.z),
+                            Field::Num(w.x),
+                            Field::Num(w.y),
+                            Field::Num(w.z),
+                        ],
+                    )
+                })
+            }
             Job::Energy(t, e) => self.energy.row(&[
                 Field::Num(t),
                 Field::Num(e.kinetic),
@@ -112,24 +120,28 @@ impl Tables {
                 Field::Num(e.dissipated),
                 Field::Num(e.total),
             ]),
-            Job::Contacts(t, rows) => self.contacts.rows(&rows, |_, (a, b, wrench, area), line| {
-                let (f, m) = (&wrench.force, &wrench.torque);
-                format_row(
-                    line,
-                    &[
-                        Field::Num(t),
-                        Field::Text(a),
-                        Field::Text(b),
-                        Field::Num(f.x),
-                        Field::Num(f.y),
-                        Field::Num(f.z),
-                        Field::Num(m.x),
-                        Field::Num(m.y),
-                        Field::Num(m.z),
-                        area.map_or(Field::Empty, Field::Num),
-                    ],
-                )
-            }),
+            Job::Contacts(t, names, rows) => {
+                let time = formatted(t);
+                self.contacts.rows(&rows, |k, (wrench, area), line| {
+                    let (a, b) = &names[k];
+                    let (f, m) = (&wrench.force, &wrench.torque);
+                    format_row(
+                        line,
+                        &[
+                            Field::Raw(&time),
+                            Field::Text(a),
+                            Field::Text(b),
+                            Field::Num(f.x),
+                            Field::Num(f.y),
+                            Field::Num(f.z),
+                            Field::Num(m.x),
+                            Field::Num(m.y),
+                            Field::Num(m.z),
+                            area.map_or(Field::Empty, Field::Num),
+                        ],
+                    )
+                })
+            }
             Job::Flush => self.flush(),
         }
     }
@@ -168,6 +180,7 @@ impl SimWriter {
             batch: Vec::new(),
             batch_rows: 0,
             body_names: Arc::new([]),
+            pair_names: Arc::new([]),
         })
     }
 
@@ -252,7 +265,13 @@ impl SimWriter {
 
     /// Appends every contact in `rows` at time `t` to `contacts.csv`, in order.
     pub fn contacts(&mut self, t: f64, rows: &[ContactRow]) -> Result<(), OutputError> {
-        let job = Job::Contacts(t, rows.iter().map(|r| (r.a.into(), r.b.into(), r.wrench, r.area)).collect());
+        let same_names = self.pair_names.len() == rows.len()
+            && self.pair_names.iter().zip(rows).all(|((a, b), r)| **a == *r.a && **b == *r.b);
+        if !same_names {
+            self.pair_names = rows.iter().map(|r| (r.a.into(), r.b.into())).collect();
+        }
+        let job =
+            Job::Contacts(t, Arc::clone(&self.pair_names), rows.iter().map(|r| (r.wrench, r.area)).collect());
         self.send(job, rows.len())
     }
 
@@ -340,6 +359,8 @@ pub struct ContactRow<'a> {
 enum Field<'a> {
     Num(f64),
     Text(&'a str),
+    /// Text already formatted as a field (a row group's time, formatted once).
+    Raw(&'a [u8]),
     Empty,
 }
 
@@ -388,6 +409,13 @@ impl CsvFile {
     }
 }
 
+/// A number's text, for a field repeated on many rows.
+fn formatted(x: f64) -> Vec<u8> {
+    let mut text = Vec::with_capacity(24);
+    Shortest(x).append_to(&mut text);
+    text
+}
+
 fn format_row(line: &mut Vec<u8>, fields: &[Field]) {
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {
@@ -396,6 +424,7 @@ fn format_row(line: &mut Vec<u8>, fields: &[Field]) {
         match *field {
             Field::Num(x) => Shortest(x).append_to(line),
             Field::Text(s) => write_text(line, s),
+            Field::Raw(bytes) => line.extend_from_slice(bytes),
             Field::Empty => {}
         }
     }
