@@ -23,6 +23,14 @@ fn run_scene(text: &str, name: &str) -> (Vec<(f64, Vec<f64>)>, usize) {
     (out, world.layout.offset[index].expect("a free body"))
 }
 
+/// A volume6d scene (`model`: more `[model]` keys) of `duration` s: the ground and a 1 kg body
+/// `box` with the `body` lines (pose, velocities, loads, shape), friction `mu` on both.
+fn box_on_ground(model: &str, duration: f64, mu: f64, body: &str) -> String {
+    format!(
+        "[model]\nkind = \"volume6d\"\n{model}\n[sim]\nduration = {duration}\n[[body]]\nname = \"ground\"\nfixed = true\nshape = {{ type = \"halfspace\" }}\ncontact = {{ friction = {mu} }}\n[[body]]\nname = \"box\"\nmass = 1.0\n{body}\ncontact = {{ friction = {mu} }}\n"
+    )
+}
+
 const GROUND: &str = r#"
 [[body]]
 name = "ground"
@@ -34,21 +42,11 @@ contact = { friction = 0.3 }
 #[test]
 fn a_sliding_box_stops_where_coulomb_friction_says() {
     // v0 = 1 m/s, μ = 0.3: stops after v0²/(2μg) = 0.16989 m in v0/(μg) = 0.33979 s.
-    let scene = format!(
-        r#"
-[model]
-kind = "volume6d"
-[sim]
-duration = 0.5
-{GROUND}
-[[body]]
-name = "box"
-mass = 1.0
-position = [0.0, 0.0, 0.05]
-linear_velocity = [1.0, 0.0, 0.0]
-shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
-contact = {{ friction = 0.3 }}
-"#
+    let scene = box_on_ground(
+        "",
+        0.5,
+        0.3,
+        "position = [0.0, 0.0, 0.05]\nlinear_velocity = [1.0, 0.0, 0.0]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }",
     );
     let (rows, o) = run_scene(&scene, "box");
     let (distance, time) = (1.0 / (2.0 * 0.3 * 9.81), 1.0 / (0.3 * 9.81));
@@ -65,20 +63,11 @@ contact = {{ friction = 0.3 }}
 
 #[test]
 fn a_dropped_box_settles_within_a_tenth_of_a_millimetre() {
-    let scene = format!(
-        r#"
-[model]
-kind = "volume6d"
-[sim]
-duration = 1.0
-{GROUND}
-[[body]]
-name = "box"
-mass = 1.0
-position = [0.0, 0.0, 0.1]
-shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
-contact = {{ friction = 0.3 }}
-"#
+    let scene = box_on_ground(
+        "",
+        1.0,
+        0.3,
+        "position = [0.0, 0.0, 0.1]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }",
     );
     let (rows, o) = run_scene(&scene, "box");
     for (t, y) in rows.iter().filter(|(t, _)| *t >= 0.5) {
@@ -246,28 +235,11 @@ fn bad_volume6d_input_is_refused_with_the_key_and_the_valid_values() {
 /// with `factor` × the tipping force m·g·w/(2h); its tilt after 1 s (rad).
 fn tilt_after_push(factor: f64) -> f64 {
     let force = factor * 9.81 * 0.1 / (2.0 * 0.2);
-    let scene = format!(
-        r#"
-[model]
-kind = "volume6d"
-[sim]
-duration = 1.0
-[[body]]
-name = "ground"
-fixed = true
-shape = {{ type = "halfspace" }}
-contact = {{ friction = 1.0 }}
-[[body]]
-name = "box"
-mass = 1.0
-position = [0.0, 0.0, 0.1]
-force = [{force}, 0.0, 0.0]
-torque = [0.0, {}, 0.0]
-shape = {{ type = "box", size = [0.1, 0.1, 0.2] }}
-contact = {{ friction = 1.0 }}
-"#,
+    let body = format!(
+        "position = [0.0, 0.0, 0.1]\nforce = [{force}, 0.0, 0.0]\ntorque = [0.0, {}, 0.0]\nshape = {{ type = \"box\", size = [0.1, 0.1, 0.2] }}",
         force * 0.1
     );
+    let scene = box_on_ground("", 1.0, 1.0, &body);
     let (rows, o) = run_scene(&scene, "box");
     let y = &rows.last().unwrap().1;
     2.0 * y[o + 4..o + 7].iter().map(|q| q * q).sum::<f64>().sqrt().asin()
@@ -290,26 +262,11 @@ fn a_spinning_box_stops_at_the_spin_limits_closed_form() {
     // is a circle of radius a/2 (k = 3); the spin torque μ·m·g·arm with arm = (2/3)·(a/2)
     // (uniform) or √2·(a/2) (corners: the centre of pressure in the middle).
     for (limit, arm) in [("uniform", 2.0 / 3.0 * 0.05), ("corners", std::f64::consts::SQRT_2 * 0.05)] {
-        let scene = format!(
-            r#"
-[model]
-kind = "volume6d"
-spin_limit = "{limit}"
-[sim]
-duration = 0.2
-[[body]]
-name = "ground"
-fixed = true
-shape = {{ type = "halfspace" }}
-contact = {{ friction = 0.5 }}
-[[body]]
-name = "box"
-mass = 1.0
-position = [0.0, 0.0, 0.05]
-angular_velocity = [0.0, 0.0, 10.0]
-shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
-contact = {{ friction = 0.5 }}
-"#
+        let scene = box_on_ground(
+            &format!("spin_limit = \"{limit}\""),
+            0.2,
+            0.5,
+            "position = [0.0, 0.0, 0.05]\nangular_velocity = [0.0, 0.0, 10.0]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }",
         );
         let (rows, o) = run_scene(&scene, "box");
         let closed_form = 0.5 * 9.81 * arm / (0.01 / 6.0);

@@ -183,13 +183,8 @@ pub fn run(
                 let t = (k - 1) as f64 * dt;
                 let report = time_stepping::step(world, model, t, &mut y, *dt, &mut applied)?;
                 reports.push(report);
-                stats.steps += 1;
                 stats.evaluations += report.sweeps as u64;
-                stats.t_end = k as f64 * dt;
-                world.implausible_motion(stats.t_end, &y)?;
-                let (kinetic, gravity) = world.motion_energies(&y);
-                watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
-                if k % every != 0 && k != steps {
+                if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {
                     continue;
                 }
                 let energies = world.energies_tracked(&y, &applied, 0.0);
@@ -235,14 +230,7 @@ pub fn run(
                     semi_implicit_euler::step_with(world, t, &mut y, *dt, &loads)?;
                     stats.evaluations += 1;
                 }
-                stats.steps += 1;
-                stats.t_end = k as f64 * dt;
-                // Every step: kinetic + gravity alone must stay within the budget (cheap), and
-                // no body may move implausibly fast.
-                world.implausible_motion(stats.t_end, &y)?;
-                let (kinetic, gravity) = world.motion_energies(&y);
-                watch.check(world, stats.t_end, &y, kinetic + gravity, y[world.layout.work()], integrator)?;
-                if k % every != 0 && k != steps {
+                if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {
                     continue;
                 }
                 if tracked_until < k {
@@ -337,6 +325,26 @@ pub fn run(
         }
     }
     Ok(stats)
+}
+
+/// After fixed step `k` of `steps` (outputs `every` so many steps) of `dt`: counts it, checks
+/// that kinetic + gravity alone stay within the energy budget (cheap: no contact query) and
+/// that no body moves implausibly fast; returns whether an output is due.
+fn finish_step(
+    world: &World,
+    watch: &EnergyWatch,
+    integrator: &Integrator,
+    stats: &mut RunStats,
+    y: &[f64],
+    (k, steps, every): (u64, u64, u64),
+    dt: f64,
+) -> Result<bool, DynamicsError> {
+    stats.steps += 1;
+    stats.t_end = k as f64 * dt;
+    world.implausible_motion(stats.t_end, y)?;
+    let (kinetic, gravity) = world.motion_energies(y);
+    watch.check(world, stats.t_end, y, kinetic + gravity, y[world.layout.work()], integrator)?;
+    Ok(k % every == 0 || k == steps)
 }
 
 /// The deepest overlap of any pair at state `y` (t = 0), for models that measure distances.
