@@ -208,18 +208,22 @@ impl SimWriter {
 
     /// Waits for the writer thread to write everything given so far and end.
     fn stop(&mut self) -> Result<(), OutputError> {
-        if !self.batch.is_empty()
-            && let Some(jobs) = &self.jobs
-        {
-            // A thread that has stopped reports its error below.
-            let _ = jobs.send(std::mem::take(&mut self.batch));
-        }
-        self.jobs = None;
-        match self.worker.take().map(JoinHandle::join) {
+        match self.close() {
             Some(Ok(result)) => result,
             Some(Err(panic)) => std::panic::resume_unwind(panic),
             None => Ok(()),
         }
+    }
+
+    /// Hands over what is left, closes the queue and joins the writer thread (once).
+    fn close(&mut self) -> Option<std::thread::Result<Result<(), OutputError>>> {
+        if let Some(jobs) = self.jobs.take()
+            && !self.batch.is_empty()
+        {
+            // A thread that has stopped reports its error when joined.
+            let _ = jobs.send(std::mem::take(&mut self.batch));
+        }
+        self.worker.take().map(JoinHandle::join)
     }
 
     /// Appends the state of body `name` at time `t` to `trajectory.csv`.
@@ -289,12 +293,7 @@ impl SimWriter {
 impl Drop for SimWriter {
     fn drop(&mut self) {
         // Rows given before a failure elsewhere are kept; errors were the caller's to collect.
-        if let Some(jobs) = self.jobs.take() {
-            let _ = jobs.send(std::mem::take(&mut self.batch));
-        }
-        if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
-        }
+        let _ = self.close();
     }
 }
 
@@ -390,9 +389,7 @@ impl CsvFile {
     }
 
     fn row(&mut self, fields: &[Field]) -> Result<(), OutputError> {
-        self.line.clear();
-        format_row(&mut self.line, fields);
-        self.out.write_all(&self.line).map_err(OutputError::io(&self.path))
+        self.rows(&[fields], |_, fields, line| format_row(line, fields))
     }
 
     /// Appends one row per item, formatted by `format` (given the item's index).

@@ -75,7 +75,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     }
     let model = ContactModel::from_scene(scene, !args.json)?;
     if model.stepping() == Stepping::Velocity {
-        return impulse_report(scene, args);
+        return impulse_report(scene, model, args);
     }
     let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
@@ -134,8 +134,10 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
 
 /// A constraint model's report: each pair's mean wrench over one step from rest (impulse / dt,
 /// the scene's `dt`, default 1 ms) with its intersection's volume, normal, centroid and patch.
-fn impulse_report(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
-    let world = crate::dynamics::build_world(scene, !args.json)?;
+fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Result<ContactReport> {
+    // The bodies around the model already built (meshing it again would double the set-up).
+    let bodies = scene.bodies.iter().map(crate::dynamics::setup::rigid_body).collect::<Result<Vec<_>>>()?;
+    let world = crate::dynamics::world::World::new(bodies, model, scene.sim.gravity);
     let ContactModel::Volume6d(model) = &world.model else { bail!("no constraint model to report") };
     let dt = scene.sim.dt.unwrap_or(1e-3);
     let mut rest = world.initial_state();

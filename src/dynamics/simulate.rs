@@ -176,8 +176,7 @@ pub fn run(
                     "integrator `time_stepping` runs the constraint models (kind = \"volume6d\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
                 ));
             };
-            let steps = (duration / dt).round().max(1.0) as u64;
-            let every = ((output_dt / dt).round() as u64).max(1);
+            let (steps, every) = fixed_step_counts(duration, output_dt, *dt);
             let (mut applied, mut reports) = (Vec::new(), Vec::new());
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
@@ -195,8 +194,7 @@ pub fn run(
             }
         }
         Integrator::SemiImplicitEuler { dt } | Integrator::ImplicitEuler { dt } => {
-            let steps = (duration / dt).round().max(1.0) as u64;
-            let every = ((output_dt / dt).round() as u64).max(1);
+            let (steps, every) = fixed_step_counts(duration, output_dt, *dt);
             let exact_every = ((exact_energy_dt / dt).round() as u64).max(1);
             let mut stiffness = implicit_euler::DerivativeCache::default();
             let mut tracker = ElasticTracker::default();
@@ -325,6 +323,11 @@ pub fn run(
         }
     }
     Ok(stats)
+}
+
+/// A fixed-step run's number of steps of `dt` in `duration` and the steps between outputs.
+fn fixed_step_counts(duration: f64, output_dt: f64, dt: f64) -> (u64, u64) {
+    ((duration / dt).round().max(1.0) as u64, ((output_dt / dt).round() as u64).max(1))
 }
 
 /// After fixed step `k` of `steps` (outputs `every` so many steps) of `dt`: counts it, checks

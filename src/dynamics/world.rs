@@ -380,13 +380,7 @@ impl World {
             elastic += p?;
         }
         let dissipated = y[self.layout.dissipated()];
-        Ok(Energies {
-            kinetic,
-            gravity,
-            elastic,
-            dissipated,
-            total: kinetic + gravity + elastic + dissipated,
-        })
+        Ok(Energies::new(kinetic, gravity, elastic, dissipated))
     }
 
     /// The exact elastic energy of touching pair `c` at `poses` (time `t`, for messages).
@@ -409,8 +403,7 @@ impl World {
     pub fn energies_tracked(&self, y: &[f64], contacts: &[PairContact], tracked: f64) -> Energies {
         let (kinetic, gravity) = self.motion_energies(y);
         let elastic = super::elastic_tracker::closed_form_energy(contacts) + tracked;
-        let dissipated = y[self.layout.dissipated()];
-        Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated }
+        Energies::new(kinetic, gravity, elastic, y[self.layout.dissipated()])
     }
 
     /// The kinetic and gravitational energy of the free bodies at a state (J): cheap, no contact.
@@ -501,4 +494,11 @@ pub struct Energies {
     pub elastic: f64,
     pub dissipated: f64,
     pub total: f64,
+}
+
+impl Energies {
+    /// The energies with their total.
+    pub fn new(kinetic: f64, gravity: f64, elastic: f64, dissipated: f64) -> Energies {
+        Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated }
+    }
 }
