@@ -41,23 +41,27 @@ contact = { friction = 0.3 }
 
 #[test]
 fn a_sliding_box_stops_where_coulomb_friction_says() {
-    // v0 = 1 m/s, μ = 0.3: stops after v0²/(2μg) = 0.16989 m in v0/(μg) = 0.33979 s.
-    let scene = box_on_ground(
-        "",
-        0.5,
-        0.3,
-        "position = [0.0, 0.0, 0.05]\nlinear_velocity = [1.0, 0.0, 0.0]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }",
-    );
-    let (rows, o) = run_scene(&scene, "box");
-    let (distance, time) = (1.0 / (2.0 * 0.3 * 9.81), 1.0 / (0.3 * 9.81));
-    let last = &rows.last().unwrap().1;
-    assert!((last[o] - distance).abs() < 0.02 * distance, "stopped after {} m", last[o]);
-    let stopped = rows.iter().find(|(_, y)| y[o + 7].abs() < 1e-9).expect("it stops").0;
-    assert!((stopped - time).abs() < 0.02 * time, "stopped at {stopped} s");
-    // It rests on its face: no tipping, and the depth stays within 0.1 mm.
-    for (_, y) in &rows {
-        assert!(y[o + 2] > 0.05 - 1e-4 && y[o + 2] < 0.05 + 1e-6, "z = {}", y[o + 2]);
-        assert!((y[o + 3] - 1.0).abs() < 1e-9, "turned: q = {:?}", &y[o + 3..o + 7]);
+    // v0 = 1 m/s, μ = 0.3: stops after v0²/(2μg) = 0.16989 m in v0/(μg) = 0.33979 s — under the
+    // 6D impulse and the point-contact baseline alike (its friction opposes each point's slip).
+    for formulation in ["6d", "points"] {
+        let scene = box_on_ground(
+            &format!("formulation = \"{formulation}\""),
+            0.5,
+            0.3,
+            "position = [0.0, 0.0, 0.05]\nlinear_velocity = [1.0, 0.0, 0.0]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }",
+        );
+        let (rows, o) = run_scene(&scene, "box");
+        let (distance, time) = (1.0 / (2.0 * 0.3 * 9.81), 1.0 / (0.3 * 9.81));
+        let last = &rows.last().unwrap().1;
+        assert!((last[o] - distance).abs() < 0.02 * distance, "{formulation}: stopped after {} m", last[o]);
+        assert!(last[o + 1].abs() < 1e-9, "{formulation}: drifted sideways by {} m", last[o + 1]);
+        let stopped = rows.iter().find(|(_, y)| y[o + 7].abs() < 1e-9).expect("it stops").0;
+        assert!((stopped - time).abs() < 0.02 * time, "{formulation}: stopped at {stopped} s");
+        // It rests on its face: no tipping, and the depth stays within 0.1 mm.
+        for (_, y) in &rows {
+            assert!(y[o + 2] > 0.05 - 1e-4 && y[o + 2] < 0.05 + 1e-6, "{formulation}: z = {}", y[o + 2]);
+            assert!((y[o + 3] - 1.0).abs() < 1e-9, "{formulation}: turned: q = {:?}", &y[o + 3..o + 7]);
+        }
     }
 }
 
@@ -216,6 +220,13 @@ fn bad_volume6d_input_is_refused_with_the_key_and_the_valid_values() {
     };
     let zero = message(base("iterations = 0", "", boxed));
     assert!(zero.contains("iterations") && zero.contains("from 1"), "{zero}");
+    let formulation = message(base("formulation = \"contacts\"", "", boxed));
+    assert!(
+        formulation.contains("formulation")
+            && formulation.contains("\"6d\"")
+            && formulation.contains("\"points\""),
+        "{formulation}"
+    );
     let spin = message(base("spin_limit = \"max\"", "", boxed));
     assert!(spin.contains("uniform") && spin.contains("corners"), "{spin}");
     let euler = message(base("", "integrator = \"implicit_euler\"", boxed));
@@ -326,24 +337,38 @@ fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
     .sqrt();
     assert!(drift < 1e-3, "the top box moved {drift} m in 2 s");
     // From a cold start every step's solve reaches the tolerance within 100 sweeps (the
-    // residual, not only the count): about 50 with the over-relaxed sweeps.
-    let cold = text
-        .replace("kind = \"volume6d\"", "kind = \"volume6d\"\nwarm_start = false\niterations = 100000")
-        .replace("duration = 2.0", "duration = 0.3");
-    let scene = parse_scene(&cold, Path::new(".")).unwrap();
-    let world = build_world(&scene, false).unwrap();
-    let (integrator, schedule) = integrator(&scene).unwrap();
-    let mut reports = Vec::new();
-    run(&world, &integrator, &schedule, |s| {
-        reports.extend_from_slice(s.solver);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    assert_eq!(reports.len(), 300);
-    let worst = reports.iter().map(|r| r.sweeps).max().unwrap();
-    for r in &reports {
-        assert!(r.residual <= 1e-10, "{r:?}");
-    }
-    assert!(worst <= 100, "{worst} sweeps");
-    assert_eq!(reports.last().unwrap().unknowns, 30);
+    // residual, not only the count): about 50 with the over-relaxed sweeps. The point-contact
+    // baseline (four points per face) needs at least ten times as many (about 600).
+    let cold_sweeps = |formulation: &str| -> Vec<f64> {
+        let cold = text
+            .replace(
+                "kind = \"volume6d\"",
+                &format!("kind = \"volume6d\"\nformulation = \"{formulation}\"\nwarm_start = false\niterations = 100000"),
+            )
+            .replace("duration = 2.0", "duration = 0.3");
+        let scene = parse_scene(&cold, Path::new(".")).unwrap();
+        let world = build_world(&scene, false).unwrap();
+        let (integrator, schedule) = integrator(&scene).unwrap();
+        let mut reports = Vec::new();
+        run(&world, &integrator, &schedule, |s| {
+            reports.extend_from_slice(s.solver);
+            Ok(Flow::Continue)
+        })
+        .unwrap();
+        assert_eq!(reports.len(), 300);
+        for r in &reports {
+            assert!(r.residual <= 1e-10, "{formulation}: {r:?}");
+        }
+        // Five pairs: 6 unknowns each, or 4 points × 3.
+        let unknowns = if formulation == "6d" { 30 } else { 60 };
+        assert_eq!(reports.last().unwrap().unknowns, unknowns, "{formulation}");
+        reports.iter().map(|r| r.sweeps as f64).collect()
+    };
+    let six = cold_sweeps("6d");
+    let points = cold_sweeps("points");
+    let worst = six.iter().copied().fold(0.0, f64::max);
+    assert!(worst <= 100.0, "{worst} sweeps");
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let ratio = mean(&points) / mean(&six);
+    assert!(ratio >= 10.0, "points: {} sweeps a step, 6D: {} ({ratio:.1}×)", mean(&points), mean(&six));
 }

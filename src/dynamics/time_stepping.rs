@@ -26,10 +26,12 @@
 use super::error::DynamicsError;
 use super::world::World;
 use crate::contact::model::PairContact;
-use crate::contact::volume6d::model::{PairGeometry, Volume6dModel};
+use crate::contact::volume6d::body::Volume6dPairError;
+use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSettings};
 use crate::contact::volume6d::projection::{Ellipse, project};
 use crate::math::{Matrix3, Point3, UnitQuaternion, Vector3, Wrench};
-use nalgebra::{Matrix6, Vector6};
+use crate::scene::Volume6dFormulation;
+use nalgebra::{Matrix6, SMatrix, Vector6};
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
 /// this many times over before its projection. A chain of contacts (a stack) passes its
@@ -61,7 +63,21 @@ struct Constraint {
     driven: Vector6<f64>,
     s: Matrix6<f64>,
     s_lu: nalgebra::LU<f64, nalgebra::U6, nalgebra::U6>,
+    /// The pair's impulse at the patch centre (frame coordinates: force, torque).
     lambda: Vector6<f64>,
+    /// `points` formulation: the pair's point contacts (empty under `6d`).
+    points: Vec<PointRow>,
+}
+
+/// One point contact of the `points` formulation: the rows (u, w, n) of the relative velocity
+/// at the point, in the pair's frame.
+struct PointRow {
+    /// The point's offset from the patch centre (frame coordinates).
+    offset: Vector3,
+    parts: Vec<(usize, SMatrix<f64, 3, 6>, SMatrix<f64, 6, 3>)>,
+    driven: Vector3,
+    s: Matrix3,
+    lambda: Vector3,
 }
 
 /// Advances `y` from `t` by `dt`; `contacts` receives each touching pair's mean wrench over the
@@ -99,12 +115,7 @@ pub fn step(
     // The touching pairs.
     let mut constraints = Vec::new();
     for (a, b) in model.candidate_pairs(&poses) {
-        let geometry = model.contact((a, b), &poses).map_err(|e| DynamicsError::Contact {
-            t,
-            a: world.bodies[a].name.clone(),
-            b: world.bodies[b].name.clone(),
-            source: Box::new(crate::contact::model::ContactError::Volume6d(e)),
-        })?;
+        let geometry = model.contact((a, b), &poses).map_err(|e| pair_error(world, t, (a, b), e))?;
         let Some(geometry) = geometry else { continue };
         let p = &geometry.patch;
         let frame = Matrix3::from_columns(&[p.u, p.w, p.normal]);
@@ -122,6 +133,15 @@ pub fn step(
                 None => driven += j * velocity[body],
             }
         }
+        let points = match settings.formulation {
+            Volume6dFormulation::SixD => Vec::new(),
+            Volume6dFormulation::Points => {
+                let at = model.points((a, b), &poses, p).map_err(|e| pair_error(world, t, (a, b), e))?;
+                at.iter()
+                    .map(|x| point_row(&frame, p.origin, x, (a, b), &com, &inverse_mass, &velocity))
+                    .collect()
+            }
+        };
         let s_lu = s.lu();
         constraints.push(Constraint {
             a,
@@ -133,52 +153,40 @@ pub fn step(
             s,
             s_lu,
             lambda: Vector6::zeros(),
+            points,
         });
     }
     // Warm start.
     let mut warm = model.warm.lock().unwrap_or_else(|e| e.into_inner());
+    let mut warm_points = model.warm_points.lock().unwrap_or_else(|e| e.into_inner());
     if settings.warm_start {
         for c in &mut constraints {
-            if let Some([force, torque]) = warm.get(&(c.a, c.b)) {
-                let origin = c.geometry.patch.origin;
-                let rt = c.frame.transpose();
-                let f = rt * force;
-                let tau = rt * (torque - origin.coords.cross(force));
-                c.lambda = Vector6::new(f.x, f.y, f.z, tau.x, tau.y, tau.z);
-                for (body, _, w) in &c.parts {
-                    velocity[*body] += w * c.lambda;
+            let rt = c.frame.transpose();
+            if c.points.is_empty() {
+                if let Some([force, torque]) = warm.get(&(c.a, c.b)) {
+                    let origin = c.geometry.patch.origin;
+                    let f = rt * force;
+                    let tau = rt * (torque - origin.coords.cross(force));
+                    c.lambda = Vector6::new(f.x, f.y, f.z, tau.x, tau.y, tau.z);
+                    for (body, _, w) in &c.parts {
+                        velocity[*body] += w * c.lambda;
+                    }
+                }
+            } else if let Some(last) = warm_points.get(&(c.a, c.b)).filter(|l| l.len() == c.points.len()) {
+                // The same number of points: the same vertices, in the same order.
+                for (r, force) in c.points.iter_mut().zip(last) {
+                    r.lambda = rt * force;
+                    for (body, _, w) in &r.parts {
+                        velocity[*body] += w * r.lambda;
+                    }
                 }
             }
         }
     }
-    // Sweeps.
-    let mut report = SolverReport { unknowns: 6 * constraints.len(), ..SolverReport::default() };
-    for sweep in 1..=settings.iterations.max(1) {
-        let mut change = 0.0;
-        for c in &mut constraints {
-            let mut e = c.driven;
-            for (body, j, _) in &c.parts {
-                e += j * velocity[*body];
-            }
-            let Some(step) = c.s_lu.solve(&e) else { continue };
-            let fixed = c.lambda - step * if sweep == 1 { 1.0 } else { OVER_RELAXATION };
-            let patch = &c.geometry.patch;
-            let ellipse = Ellipse { a: patch.semi_axes.0, b: patch.semi_axes.1 };
-            let others = e - c.s * c.lambda;
-            let (new, _) = project(&c.s, &others, &fixed, ellipse, c.geometry.friction, settings.spin_limit);
-            let delta = new - c.lambda;
-            for (body, _, w) in &c.parts {
-                velocity[*body] += w * delta;
-            }
-            change += delta.norm_squared();
-            c.lambda = new;
-        }
-        report.sweeps = sweep;
-        report.residual = change.sqrt();
-        if report.residual < settings.tolerance {
-            break;
-        }
-    }
+    let report = match settings.formulation {
+        Volume6dFormulation::SixD => sweep_pairs(&mut constraints, &mut velocity, settings),
+        Volume6dFormulation::Points => sweep_points(&mut constraints, &mut velocity, settings),
+    };
     // Position correction by pseudo-velocities along the normals.
     let mut pseudo = vec![Vector6::<f64>::zeros(); n];
     let bias: Vec<f64> = constraints
@@ -247,6 +255,7 @@ pub fn step(
     y[world.layout.work()] += applied_work;
     // Outputs and warm starts: each pair's impulse in the world frame.
     warm.clear();
+    warm_points.clear();
     contacts.clear();
     for c in &constraints {
         let origin = c.geometry.patch.origin;
@@ -254,6 +263,9 @@ pub fn step(
         let torque =
             c.frame * Vector3::new(c.lambda[3], c.lambda[4], c.lambda[5]) + origin.coords.cross(&force);
         warm.insert((c.a, c.b), [force, torque]);
+        if !c.points.is_empty() {
+            warm_points.insert((c.a, c.b), c.points.iter().map(|r| c.frame * r.lambda).collect());
+        }
         if c.lambda == Vector6::zeros() {
             continue;
         }
@@ -272,6 +284,148 @@ pub fn step(
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });
     }
     Ok(report)
+}
+
+/// Projected block Gauss–Seidel over the pairs (`6d`): each pair's fixed-joint impulse with the
+/// others held, over-relaxed after the first sweep, then projected.
+fn sweep_pairs(
+    constraints: &mut [Constraint],
+    velocity: &mut [Vector6<f64>],
+    settings: &Volume6dSettings,
+) -> SolverReport {
+    let mut report = SolverReport { unknowns: 6 * constraints.len(), ..SolverReport::default() };
+    for sweep in 1..=settings.iterations.max(1) {
+        let mut change = 0.0;
+        for c in constraints.iter_mut() {
+            let mut e = c.driven;
+            for (body, j, _) in &c.parts {
+                e += j * velocity[*body];
+            }
+            let Some(step) = c.s_lu.solve(&e) else { continue };
+            let fixed = c.lambda - step * if sweep == 1 { 1.0 } else { OVER_RELAXATION };
+            let patch = &c.geometry.patch;
+            let ellipse = Ellipse { a: patch.semi_axes.0, b: patch.semi_axes.1 };
+            let others = e - c.s * c.lambda;
+            let (new, _) = project(&c.s, &others, &fixed, ellipse, c.geometry.friction, settings.spin_limit);
+            let delta = new - c.lambda;
+            for (body, _, w) in &c.parts {
+                velocity[*body] += w * delta;
+            }
+            change += delta.norm_squared();
+            c.lambda = new;
+        }
+        report.sweeps = sweep;
+        report.residual = change.sqrt();
+        if report.residual < settings.tolerance {
+            break;
+        }
+    }
+    report
+}
+
+/// Projected Gauss–Seidel point by point (`points`), with the same over-relaxation and
+/// stopping rule; each pair's impulse at its patch centre is then the sum of its points'.
+fn sweep_points(
+    constraints: &mut [Constraint],
+    velocity: &mut [Vector6<f64>],
+    settings: &Volume6dSettings,
+) -> SolverReport {
+    let unknowns = 3 * constraints.iter().map(|c| c.points.len()).sum::<usize>();
+    let mut report = SolverReport { unknowns, ..SolverReport::default() };
+    for sweep in 1..=settings.iterations.max(1) {
+        let mut change = 0.0;
+        for c in constraints.iter_mut() {
+            let mu = c.geometry.friction;
+            for r in &mut c.points {
+                let mut e = r.driven;
+                for (body, j, _) in &r.parts {
+                    e += j * velocity[*body];
+                }
+                let relax = if sweep == 1 { 1.0 } else { OVER_RELAXATION };
+                let new = point_update(&r.s, &e, &r.lambda, mu, relax);
+                let delta = new - r.lambda;
+                for (body, _, w) in &r.parts {
+                    velocity[*body] += w * delta;
+                }
+                change += delta.norm_squared();
+                r.lambda = new;
+            }
+        }
+        report.sweeps = sweep;
+        report.residual = change.sqrt();
+        if report.residual < settings.tolerance {
+            break;
+        }
+    }
+    for c in constraints.iter_mut() {
+        let (mut force, mut torque) = (Vector3::zeros(), Vector3::zeros());
+        for r in &c.points {
+            force += r.lambda;
+            torque += r.offset.cross(&r.lambda);
+        }
+        c.lambda = Vector6::new(force.x, force.y, force.z, torque.x, torque.y, torque.z);
+    }
+    report
+}
+
+/// One point's projected Gauss–Seidel update from impulse `lambda` with velocity error `e`:
+/// the normal impulse first (clamped to ≥ 0), then the tangential pair with the new normal held
+/// (clamped to the disc |f_t| ≤ μ·f_n), each step over-relaxed by `relax`.
+fn point_update(s: &Matrix3, e: &Vector3, lambda: &Vector3, mu: f64, relax: f64) -> Vector3 {
+    if s[(2, 2)] <= 0.0 {
+        return *lambda;
+    }
+    let normal = (lambda.z - relax * e.z / s[(2, 2)]).max(0.0);
+    let dn = normal - lambda.z;
+    // A scalar step along −e_t (1/the tangent block's largest eigenvalue): at the fixed point a
+    // sliding point's friction then opposes its slip, as Coulomb's law says; a step by the
+    // block's inverse would not (the disc projection is not in the block's metric), and a
+    // sliding octagon would drift sideways.
+    let (a, b, c) = (s[(0, 0)], s[(0, 1)], s[(1, 1)]);
+    let largest = 0.5 * (a + c) + (0.25 * (a - c) * (a - c) + b * b).sqrt();
+    let e_t = nalgebra::Vector2::new(e.x + s[(0, 2)] * dn, e.y + s[(1, 2)] * dn);
+    let mut t = nalgebra::Vector2::new(lambda.x, lambda.y) - e_t * (relax / largest);
+    let limit = mu * normal;
+    if t.norm() > limit {
+        t *= limit / t.norm();
+    }
+    Vector3::new(t.x, t.y, normal)
+}
+
+/// The rows of a point contact at `at` of pair `(a, b)` whose frame is `frame` at `origin`.
+fn point_row(
+    frame: &Matrix3,
+    origin: Point3,
+    at: &Point3,
+    (a, b): (usize, usize),
+    com: &[Point3],
+    inverse_mass: &[Option<(f64, Matrix3)>],
+    velocity: &[Vector6<f64>],
+) -> PointRow {
+    let mut parts = Vec::new();
+    let (mut driven, mut s) = (Vector3::zeros(), Matrix3::zeros());
+    for (body, sign) in [(a, 1.0), (b, -1.0)] {
+        let j: SMatrix<f64, 3, 6> = jacobian(frame, &(at - com[body]), sign).fixed_rows::<3>(0).into();
+        match inverse_mass[body] {
+            Some((m_inv, i_inv)) => {
+                let w = block_diag(m_inv, &i_inv) * j.transpose();
+                s += j * w;
+                parts.push((body, j, w));
+            }
+            None => driven += j * velocity[body],
+        }
+    }
+    PointRow { offset: frame.transpose() * (at - origin), parts, driven, s, lambda: Vector3::zeros() }
+}
+
+/// A pair's geometry error as a step's error.
+fn pair_error(world: &World, t: f64, (a, b): (usize, usize), e: Volume6dPairError) -> DynamicsError {
+    DynamicsError::Contact {
+        t,
+        a: world.bodies[a].name.clone(),
+        b: world.bodies[b].name.clone(),
+        source: Box::new(crate::contact::model::ContactError::Volume6d(e)),
+    }
 }
 
 /// J of one body: its (com velocity, angular velocity) to the relative spatial velocity at the

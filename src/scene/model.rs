@@ -40,6 +40,8 @@ pub struct ModelSettings {
 /// `[model]` keys of `kind = "volume6d"` (docs/scene.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Volume6dSpec {
+    /// One 6D impulse per pair (default), or the point-contact baseline.
+    pub formulation: Volume6dFormulation,
     /// k: patch semi-axes √(k·λ) of the tangent covariance. Default 3.
     pub patch_scale: f64,
     /// Most Gauss–Seidel sweeps per step, ≥ 1. Default 100.
@@ -57,6 +59,7 @@ pub struct Volume6dSpec {
 impl Default for Volume6dSpec {
     fn default() -> Self {
         Volume6dSpec {
+            formulation: Volume6dFormulation::SixD,
             patch_scale: 3.0,
             iterations: 100,
             tolerance: 1e-10,
@@ -64,6 +67,16 @@ impl Default for Volume6dSpec {
             corner_spin_limit: false,
         }
     }
+}
+
+/// How the 6D model solves a touching pair (`formulation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Volume6dFormulation {
+    /// `"6d"`: one 6D impulse per pair, projected as a whole (Bouchard et al. 2015).
+    SixD,
+    /// `"points"`: a point contact at each vertex of the intersection polyhedron on the second
+    /// body's surface, solved point by point (the paper's baseline).
+    Points,
 }
 
 /// Hertz contact properties of two materials (by material or body name).

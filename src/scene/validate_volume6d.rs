@@ -2,7 +2,7 @@
 
 use super::checks;
 use super::raw::RawModel;
-use super::{ModelKind, Place, SceneError, Volume6dSpec};
+use super::{ModelKind, Place, SceneError, Volume6dFormulation, Volume6dSpec};
 
 /// The 6D settings of `[model]`; an error names a key given to another model, or a value out
 /// of range with the valid ones.
@@ -31,14 +31,7 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
     }
     match raw.formulation.as_deref() {
         None | Some("6d") => {}
-        Some("points") => {
-            return Err(invalid(
-                &place,
-                "formulation",
-                "\"points\" (the point-contact baseline) is not implemented yet".into(),
-                "use formulation = \"6d\" (the default)",
-            ));
-        }
+        Some("points") => spec.formulation = Volume6dFormulation::Points,
         Some(other) => {
             return Err(invalid(
                 &place,

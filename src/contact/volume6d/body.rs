@@ -2,7 +2,9 @@
 //! `convex` hulls exactly; the other convex primitives tessellated at `contact.resolution`), and
 //! the intersection moments of a pair at their poses.
 
-use super::intersection::{IntersectionMoments, convex_convex, convex_half_space, sphere_half_space};
+use super::intersection::{
+    IntersectionFaces, IntersectionMoments, convex_convex_faces, convex_half_space_faces, sphere_half_space,
+};
 use crate::geometry::{GeometryError, Shape, SurfaceMesh, mesher};
 use crate::math::{Isometry3, Plane, Point3, Vector3};
 
@@ -93,30 +95,45 @@ pub fn pair_moments(
     (b, pose_b): (&Volume6dShape, &Isometry3),
 ) -> Result<Option<IntersectionMoments>, Volume6dPairError> {
     use Volume6dShape::*;
-    let plane = |pose: &Isometry3| {
-        let normal = pose.rotation * Vector3::z();
-        Plane::new(normal, normal.dot(&pose.translation.vector))
-    };
+    Ok(match (a, b) {
+        (Sphere { radius, .. }, HalfSpace) => sphere_half_space(&centre(pose_a), *radius, &plane(pose_b)),
+        (HalfSpace, Sphere { radius, .. }) => sphere_half_space(&centre(pose_b), *radius, &plane(pose_a))
+            .map(|m| IntersectionMoments { gradient: -m.gradient, ..m }),
+        _ => pair_faces((a, pose_a), (b, pose_b))?.and_then(|f| f.moments()),
+    })
+}
+
+/// The intersection polyhedron of two bodies of which neither is a sphere against a half space
+/// (that is a spherical cap, in closed form: `Ok(None)` here), `None` where they do not overlap.
+pub fn pair_faces(
+    (a, pose_a): (&Volume6dShape, &Isometry3),
+    (b, pose_b): (&Volume6dShape, &Isometry3),
+) -> Result<Option<IntersectionFaces>, Volume6dPairError> {
+    use Volume6dShape::*;
     let world = |m: &SurfaceMesh, pose: &Isometry3| SurfaceMesh {
         vertices: m.vertices.iter().map(|p| pose * p).collect(),
         triangles: m.triangles.clone(),
     };
-    let swap = |m: Option<IntersectionMoments>| m.map(|m| IntersectionMoments { gradient: -m.gradient, ..m });
     Ok(match (a, b) {
         (HalfSpace, HalfSpace) => return Err(Volume6dPairError::TwoHalfSpaces),
-        (Sphere { radius, .. }, HalfSpace) => sphere_half_space(&centre(pose_a), *radius, &plane(pose_b)),
-        (HalfSpace, Sphere { radius, .. }) => {
-            swap(sphere_half_space(&centre(pose_b), *radius, &plane(pose_a)))
+        (Sphere { .. }, HalfSpace) | (HalfSpace, Sphere { .. }) => None,
+        (Convex(m), HalfSpace) => convex_half_space_faces(&world(m, pose_a), &plane(pose_b)),
+        (HalfSpace, Convex(m)) => {
+            convex_half_space_faces(&world(m, pose_b), &plane(pose_a)).map(IntersectionFaces::swapped)
         }
-        (Convex(m), HalfSpace) => convex_half_space(&world(m, pose_a), &plane(pose_b)),
-        (HalfSpace, Convex(m)) => swap(convex_half_space(&world(m, pose_b), &plane(pose_a))),
         _ => {
             let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
                 return Err(Volume6dPairError::SphereNeedsResolution);
             };
-            convex_convex(&world(ha, pose_a), &world(hb, pose_b))
+            convex_convex_faces(&world(ha, pose_a), &world(hb, pose_b))
         }
     })
+}
+
+/// The boundary plane of a half space body at `pose` (its normal points out of it).
+fn plane(pose: &Isometry3) -> Plane {
+    let normal = pose.rotation * Vector3::z();
+    Plane::new(normal, normal.dot(&pose.translation.vector))
 }
 
 fn centre(pose: &Isometry3) -> Point3 {

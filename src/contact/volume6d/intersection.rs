@@ -74,11 +74,42 @@ pub fn sphere_half_space(centre: &Point3, radius: f64, half_space: &Plane) -> Op
     })
 }
 
+/// The intersection polyhedron of a pair: its faces (outward, counter-clockwise, convex), each
+/// marked by the body whose surface it lies on, and the volume's gradient with respect to the
+/// first body's translation.
+#[derive(Clone, Debug, Default)]
+pub struct IntersectionFaces {
+    pub faces: Vec<Vec<Point3>>,
+    /// Whether face k lies on the second body's surface (else on the first's).
+    pub on_second: Vec<bool>,
+    pub gradient: Vector3,
+}
+
+impl IntersectionFaces {
+    /// The moments of the polyhedron; `None` when it encloses no volume.
+    pub fn moments(&self) -> Option<IntersectionMoments> {
+        intersection_moments(&self.faces, self.gradient)
+    }
+
+    /// The same polyhedron with the bodies' roles swapped.
+    pub fn swapped(mut self) -> IntersectionFaces {
+        self.on_second.iter_mut().for_each(|b| *b = !*b);
+        self.gradient = -self.gradient;
+        self
+    }
+}
+
 /// The intersection of a closed convex polytope (`hull`: outward triangles, world frame) with
 /// the half space `normal · x ≤ offset` (`normal` a unit vector pointing out of it): the hull's
 /// faces clipped by the plane, closed by the section polygon, integrated exactly by the
 /// divergence theorem. `None` when they do not overlap.
 pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<IntersectionMoments> {
+    convex_half_space_faces(hull, half_space)?.moments()
+}
+
+/// The faces of [`convex_half_space`]'s polyhedron: the hull's (first body) and the section's
+/// (the half space, second).
+pub fn convex_half_space_faces(hull: &SurfaceMesh, half_space: &Plane) -> Option<IntersectionFaces> {
     let n = half_space.normal;
     let mut faces: Vec<Vec<Point3>> = Vec::with_capacity(hull.triangles.len() + 1);
     // Where the hull's edges cross the plane: the section polygon's corners.
@@ -113,12 +144,14 @@ pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<Inter
     if faces.is_empty() {
         return None;
     }
+    let mut on_second = vec![false; faces.len()];
     let cap = convex_polygon_in_plane(&section, &n);
     let cap_area = polygon_area(&cap, &n);
     if cap.len() >= 3 {
         faces.push(cap);
+        on_second.push(true);
     }
-    intersection_moments(&faces, -n * cap_area)
+    Some(IntersectionFaces { faces, on_second, gradient: -n * cap_area })
 }
 
 /// The intersection of two closed convex polytopes (outward triangles, world frame): each
@@ -127,6 +160,12 @@ pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<Inter
 /// inside `b` (moving `a` by δ sweeps that surface outward by δ). `None` when they do not
 /// overlap.
 pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMoments> {
+    convex_convex_faces(a, b)?.moments()
+}
+
+/// The faces of [`convex_convex`]'s polyhedron. A face in both surfaces (same plane, same
+/// outward normal) is counted once, as `a`'s.
+pub fn convex_convex_faces(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionFaces> {
     let planes = |m: &SurfaceMesh| -> Vec<Plane> {
         (0..m.triangles.len())
             .filter_map(|t| {
@@ -137,8 +176,7 @@ pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMom
             .collect()
     };
     let (planes_a, planes_b) = (planes(a), planes(b));
-    let mut faces: Vec<Vec<Point3>> = Vec::new();
-    let mut gradient = Vector3::zeros();
+    let mut out = IntersectionFaces::default();
     for (mesh, others, from_a) in [(a, &planes_b, true), (b, &planes_a, false)] {
         for t in 0..mesh.triangles.len() {
             let mut poly = mesh.triangle(t).to_vec();
@@ -158,16 +196,17 @@ pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMom
             }
             if from_a {
                 for k in 1..poly.len() - 1 {
-                    gradient += (poly[k] - poly[0]).cross(&(poly[k + 1] - poly[0])) * 0.5;
+                    out.gradient += (poly[k] - poly[0]).cross(&(poly[k + 1] - poly[0])) * 0.5;
                 }
             }
-            faces.push(poly);
+            out.faces.push(poly);
+            out.on_second.push(!from_a);
         }
     }
-    if faces.is_empty() {
+    if out.faces.is_empty() {
         return None;
     }
-    intersection_moments(&faces, gradient)
+    Some(out)
 }
 
 /// Whether triangle `t` lies in one of `planes` (within 1e-12 of its size) and faces the same

@@ -1,18 +1,21 @@
 //! The 6D model as the world holds it: every body's geometry and friction, the solver's
 //! settings, and each touching pair's contact (intersection moments, frame and patch).
 
-use super::body::{Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_moments};
+use super::body::{Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_faces, pair_moments};
 use super::intersection::IntersectionMoments;
 use super::patch::{DEFAULT_PATCH_SCALE, Patch, patch};
+use super::points::contact_points;
 use super::projection::SpinLimit;
-use crate::math::{Isometry3, Twist, Vector3};
-use crate::scene::Scene;
+use crate::math::{Isometry3, Point3, Twist, Vector3};
+use crate::scene::{Scene, Volume6dFormulation};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// The solver's settings (`[model]` keys of `kind = "volume6d"`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Volume6dSettings {
+    /// One 6D impulse per pair (default) or the point-contact baseline.
+    pub formulation: Volume6dFormulation,
     /// k: the patch ellipse's semi-axes are √(k·λ) of the tangent covariance (default 3).
     pub patch_scale: f64,
     /// Most Gauss–Seidel sweeps per step (default 100).
@@ -35,6 +38,7 @@ impl Volume6dSettings {
     /// The settings a scene's `[model]` asks for, with the defaults for the rest.
     pub fn from_spec(spec: &crate::scene::Volume6dSpec) -> Volume6dSettings {
         Volume6dSettings {
+            formulation: spec.formulation,
             patch_scale: spec.patch_scale,
             iterations: spec.iterations,
             tolerance: spec.tolerance,
@@ -48,6 +52,7 @@ impl Volume6dSettings {
 impl Default for Volume6dSettings {
     fn default() -> Self {
         Volume6dSettings {
+            formulation: Volume6dFormulation::SixD,
             patch_scale: DEFAULT_PATCH_SCALE,
             iterations: 100,
             tolerance: 1e-10,
@@ -92,6 +97,9 @@ pub struct Volume6dModel {
     /// Each pair's last impulse (world frame: force, torque about the world origin), for warm
     /// starts.
     pub warm: Mutex<BTreeMap<(usize, usize), [Vector3; 2]>>,
+    /// `points` formulation: each pair's last impulses at its points (world frame), in the
+    /// points' order, for warm starts.
+    pub warm_points: Mutex<BTreeMap<(usize, usize), Vec<Vector3>>>,
 }
 
 impl Volume6dModel {
@@ -113,6 +121,7 @@ impl Volume6dModel {
             fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
             settings,
             warm: Mutex::new(BTreeMap::new()),
+            warm_points: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -153,5 +162,17 @@ impl Volume6dModel {
         let (ma, mb) = (self.friction[a], self.friction[b]);
         let friction = if ma + mb > 0.0 { 2.0 * ma * mb / (ma + mb) } else { 0.0 };
         Ok(Some(PairGeometry { moments, patch, friction }))
+    }
+
+    /// The point contacts of pair (a, b) with patch `patch` for the `points` formulation
+    /// ([`contact_points`]).
+    pub fn points(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+        patch: &Patch,
+    ) -> Result<Vec<Point3>, Volume6dPairError> {
+        let faces = pair_faces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0))?;
+        Ok(contact_points(faces.as_ref(), patch))
     }
 }

@@ -111,20 +111,25 @@ fn point_contact(s: &Matrix6<f64>, e: &Vector6<f64>, p: &Vector2<f64>, mu: f64) 
     t.fixed_view_mut::<3, 3>(3, 0).copy_from(&offset.cross_matrix());
     let sp: Matrix3<f64> = t.transpose() * s * t;
     let ep: Vector3<f64> = t.transpose() * e;
-    let Some(mut f) = sp.lu().solve(&-ep) else { return (Vector6::zeros(), Regime::Separate) };
+    let Some(f) = sp.lu().solve(&-ep) else { return (Vector6::zeros(), Regime::Separate) };
+    match project_point(&sp, &ep, f, mu) {
+        Some(f) => (t * f, Regime::Roll),
+        None => (Vector6::zeros(), Regime::Separate),
+    }
+}
+
+/// A point contact's impulse `f` (frame (u, w, n)) projected: released (`None`) when it pulls;
+/// held to the cone along its tangential direction with its magnitude from the normal row
+/// (Eq. 10) where it lies outside. `sp` is the point's 3×3 block and `ep` its velocity error
+/// without this impulse (sp·f + ep = 0 for a sticking point).
+pub fn project_point(sp: &Matrix3<f64>, ep: &Vector3<f64>, f: Vector3<f64>, mu: f64) -> Option<Vector3<f64>> {
     if f.z <= 0.0 {
-        return (Vector6::zeros(), Regime::Separate);
+        return None;
     }
-    if let Some(q) = cone_direction(&f, mu) {
-        // One unknown, the magnitude along q, from the normal row (Eq. 10).
-        let along = (sp * q).z;
-        let magnitude = if along > 0.0 { -ep.z / along } else { 0.0 };
-        if magnitude <= 0.0 {
-            return (Vector6::zeros(), Regime::Separate);
-        }
-        f = q * magnitude;
-    }
-    (t * f, Regime::Roll)
+    let Some(q) = cone_direction(&f, mu) else { return Some(f) };
+    let along = (sp * q).z;
+    let magnitude = if along > 0.0 { -ep.z / along } else { 0.0 };
+    (magnitude > 0.0).then(|| q * magnitude)
 }
 
 /// The unit direction of `f` projected onto the cone |f_t| ≤ μ·f_n (f_n > 0), or `None` when
