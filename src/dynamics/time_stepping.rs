@@ -32,6 +32,7 @@ use crate::contact::volume6d::projection::{Ellipse, project};
 use crate::math::{Matrix3, Point3, UnitQuaternion, Vector3, Wrench};
 use crate::scene::Volume6dFormulation;
 use nalgebra::{Matrix6, SMatrix, Vector6};
+use rayon::prelude::*;
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
 /// this many times over before its projection. A chain of contacts (a stack) passes its
@@ -112,11 +113,11 @@ pub fn step(
         }
         velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
     }
-    // The touching pairs.
-    let mut constraints = Vec::new();
-    for (a, b) in model.candidate_pairs(&poses) {
+    // The touching pairs: each pair's geometry and blocks on its own (in parallel, collected in
+    // order: the same result with any number of threads).
+    let build = |&(a, b): &(usize, usize)| -> Result<Option<Constraint>, DynamicsError> {
         let geometry = model.contact((a, b), &poses).map_err(|e| pair_error(world, t, (a, b), e))?;
-        let Some(geometry) = geometry else { continue };
+        let Some(geometry) = geometry else { return Ok(None) };
         let p = &geometry.patch;
         let frame = Matrix3::from_columns(&[p.u, p.w, p.normal]);
         let mut parts = Vec::new();
@@ -143,7 +144,7 @@ pub fn step(
             }
         };
         let s_lu = s.lu();
-        constraints.push(Constraint {
+        Ok(Some(Constraint {
             a,
             b,
             geometry,
@@ -154,7 +155,17 @@ pub fn step(
             s_lu,
             lambda: Vector6::zeros(),
             points,
-        });
+        }))
+    };
+    let candidates = model.candidate_pairs(&poses);
+    let built: Vec<_> = if candidates.len() > 1 {
+        candidates.par_iter().map(build).collect()
+    } else {
+        candidates.iter().map(build).collect()
+    };
+    let mut constraints = Vec::with_capacity(built.len());
+    for c in built {
+        constraints.extend(c?);
     }
     // Warm start.
     let mut warm = model.warm.lock().unwrap_or_else(|e| e.into_inner());

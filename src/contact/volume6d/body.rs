@@ -5,7 +5,8 @@
 use super::intersection::{
     IntersectionFaces, IntersectionMoments, convex_convex_faces, convex_half_space_faces, sphere_half_space,
 };
-use crate::geometry::{GeometryError, Shape, SurfaceMesh, mesher};
+use super::polytope::Polytope;
+use crate::geometry::{GeometryError, Shape, mesher};
 use crate::math::{Isometry3, Plane, Point3, Vector3};
 
 /// A body's contact geometry in its own frame.
@@ -14,9 +15,9 @@ pub enum Volume6dShape {
     /// The half space z ≤ 0.
     HalfSpace,
     /// A sphere about the origin, with its tessellation for polytope partners.
-    Sphere { radius: f64, hull: Option<SurfaceMesh> },
-    /// A convex polytope (outward triangles).
-    Convex(SurfaceMesh),
+    Sphere { radius: f64, hull: Option<Polytope> },
+    /// A convex polytope.
+    Convex(Polytope),
 }
 
 /// Why a shape cannot take part in the 6D model.
@@ -40,18 +41,21 @@ impl Volume6dShape {
         match shape {
             Shape::HalfSpace => Ok(Volume6dShape::HalfSpace),
             Shape::Sphere { radius } => {
-                let hull = resolution.map(|r| mesher::surface_mesh(shape, Some(r))).transpose()?;
+                let hull = resolution
+                    .map(|r| mesher::surface_mesh(shape, Some(r)))
+                    .transpose()?
+                    .map(|m| Polytope::from_mesh(&m));
                 Ok(Volume6dShape::Sphere { radius: *radius, hull })
             }
             Shape::Box { .. } | Shape::Convex { .. } => {
-                Ok(Volume6dShape::Convex(mesher::surface_mesh(shape, None)?))
+                Ok(Volume6dShape::Convex(Polytope::from_mesh(&mesher::surface_mesh(shape, None)?)))
             }
             Shape::Mesh { .. } => Err(Volume6dShapeError::GeneralMesh),
             other => {
                 let Some(r) = resolution else {
                     return Err(Volume6dShapeError::NeedsResolution { shape: other.kind() });
                 };
-                Ok(Volume6dShape::Convex(mesher::surface_mesh(other, Some(r))?))
+                Ok(Volume6dShape::Convex(Polytope::from_mesh(&mesher::surface_mesh(other, Some(r))?)))
             }
         }
     }
@@ -68,7 +72,7 @@ impl Volume6dShape {
     }
 
     /// The polytope standing for the body against another polytope, if it has one.
-    fn hull(&self) -> Option<&SurfaceMesh> {
+    fn hull(&self) -> Option<&Polytope> {
         match self {
             Volume6dShape::Convex(m) => Some(m),
             Volume6dShape::Sphere { hull, .. } => hull.as_ref(),
@@ -110,22 +114,18 @@ pub fn pair_faces(
     (b, pose_b): (&Volume6dShape, &Isometry3),
 ) -> Result<Option<IntersectionFaces>, Volume6dPairError> {
     use Volume6dShape::*;
-    let world = |m: &SurfaceMesh, pose: &Isometry3| SurfaceMesh {
-        vertices: m.vertices.iter().map(|p| pose * p).collect(),
-        triangles: m.triangles.clone(),
-    };
     Ok(match (a, b) {
         (HalfSpace, HalfSpace) => return Err(Volume6dPairError::TwoHalfSpaces),
         (Sphere { .. }, HalfSpace) | (HalfSpace, Sphere { .. }) => None,
-        (Convex(m), HalfSpace) => convex_half_space_faces(&world(m, pose_a), &plane(pose_b)),
+        (Convex(m), HalfSpace) => convex_half_space_faces(&m.placed(pose_a), &plane(pose_b)),
         (HalfSpace, Convex(m)) => {
-            convex_half_space_faces(&world(m, pose_b), &plane(pose_a)).map(IntersectionFaces::swapped)
+            convex_half_space_faces(&m.placed(pose_b), &plane(pose_a)).map(IntersectionFaces::swapped)
         }
         _ => {
             let (Some(ha), Some(hb)) = (a.hull(), b.hull()) else {
                 return Err(Volume6dPairError::SphereNeedsResolution);
             };
-            convex_convex_faces(&world(ha, pose_a), &world(hb, pose_b))
+            convex_convex_faces(&ha.placed(pose_a), &hb.placed(pose_b))
         }
     })
 }

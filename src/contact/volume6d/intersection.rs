@@ -4,9 +4,11 @@
 //! translation (|G| is the area of the contact patch projected on the plane normal to G; the
 //! contact normal, out of the second body into the first, is −G/|G|).
 
+use super::polytope::{Placed, Polytope};
 use crate::geometry::SurfaceMesh;
 use crate::geometry::solid_moments::{mean_point, solid_moments};
-use crate::math::{Matrix3, Plane, Point3, Vector3};
+use crate::math::{Isometry3, Matrix3, Plane, Point3, Vector3};
+use smallvec::SmallVec;
 use std::f64::consts::PI;
 
 /// The moments of an intersection volume (world frame).
@@ -104,28 +106,32 @@ impl IntersectionFaces {
 /// faces clipped by the plane, closed by the section polygon, integrated exactly by the
 /// divergence theorem. `None` when they do not overlap.
 pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<IntersectionMoments> {
-    convex_half_space_faces(hull, half_space)?.moments()
+    let polytope = Polytope::from_mesh(hull);
+    convex_half_space_faces(&polytope.placed(&Isometry3::identity()), half_space)?.moments()
 }
 
-/// The faces of [`convex_half_space`]'s polyhedron: the hull's (first body) and the section's
-/// (the half space, second).
-pub fn convex_half_space_faces(hull: &SurfaceMesh, half_space: &Plane) -> Option<IntersectionFaces> {
+/// The faces of [`convex_half_space`]'s polyhedron: the polytope's (first body) and the
+/// section's (the half space, second).
+pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<IntersectionFaces> {
     let n = half_space.normal;
-    let mut faces: Vec<Vec<Point3>> = Vec::with_capacity(hull.triangles.len() + 1);
+    let d: SmallVec<[f64; 32]> = hull.vertices.iter().map(|p| half_space.signed(p)).collect();
+    if d.iter().all(|&x| x >= 0.0) {
+        return None;
+    }
+    let mut faces: Vec<Vec<Point3>> = Vec::with_capacity(hull.shape.faces.len() + 1);
     // Where the hull's edges cross the plane: the section polygon's corners.
     let mut section: Vec<Point3> = Vec::new();
-    for t in 0..hull.triangles.len() {
-        let corners = hull.triangle(t);
-        let d = corners.map(|p| half_space.signed(&p));
-        let mut kept = Vec::with_capacity(4);
-        for k in 0..3 {
-            let (p, q) = (corners[k], corners[(k + 1) % 3]);
-            let (dp, dq) = (d[k], d[(k + 1) % 3]);
+    for face in &hull.shape.faces {
+        let mut kept = Vec::with_capacity(face.len() + 1);
+        for k in 0..face.len() {
+            let (i, j) = (face[k] as usize, face[(k + 1) % face.len()] as usize);
+            let (p, q) = (hull.vertices[i], hull.vertices[j]);
+            let (dp, dq) = (d[i], d[j]);
             if dp <= 0.0 {
                 kept.push(p);
             }
             if (dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0) {
-                // The same point whichever triangle of the edge computes it.
+                // The same point whichever face of the edge computes it.
                 let x = crate::geometry::clip::edge_point(&p, &q, dp, dq);
                 kept.push(x);
                 section.push(x);
@@ -136,8 +142,8 @@ pub fn convex_half_space_faces(hull: &SurfaceMesh, half_space: &Plane) -> Option
         }
     }
     // Vertices lying in the plane belong to the section too.
-    for p in &hull.vertices {
-        if half_space.signed(p) == 0.0 {
+    for (p, &dp) in hull.vertices.iter().zip(&d) {
+        if dp == 0.0 {
             section.push(*p);
         }
     }
@@ -160,33 +166,30 @@ pub fn convex_half_space_faces(hull: &SurfaceMesh, half_space: &Plane) -> Option
 /// inside `b` (moving `a` by δ sweeps that surface outward by δ). `None` when they do not
 /// overlap.
 pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMoments> {
-    convex_convex_faces(a, b)?.moments()
+    let (a, b) = (Polytope::from_mesh(a), Polytope::from_mesh(b));
+    convex_convex_faces(&a.placed(&Isometry3::identity()), &b.placed(&Isometry3::identity()))?.moments()
 }
 
 /// The faces of [`convex_convex`]'s polyhedron. A face in both surfaces (same plane, same
 /// outward normal) is counted once, as `a`'s.
-pub fn convex_convex_faces(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionFaces> {
-    let planes = |m: &SurfaceMesh| -> Vec<Plane> {
-        (0..m.triangles.len())
-            .filter_map(|t| {
-                let [p, q, r] = m.triangle(t);
-                let n = (q - p).cross(&(r - p)).try_normalize(0.0)?;
-                Some(Plane::through(&p, n))
-            })
-            .collect()
-    };
-    let (planes_a, planes_b) = (planes(a), planes(b));
+pub fn convex_convex_faces(a: &Placed<'_>, b: &Placed<'_>) -> Option<IntersectionFaces> {
+    if a.separated_from(b) {
+        return None;
+    }
     let mut out = IntersectionFaces::default();
-    for (mesh, others, from_a) in [(a, &planes_b, true), (b, &planes_a, false)] {
-        for t in 0..mesh.triangles.len() {
-            let mut poly = mesh.triangle(t).to_vec();
-            // A face of `b` lying in a face plane of `a` with the same outward normal bounds
-            // the same part of the intersection as that face of `a`: count it once.
-            if !from_a && coincides_with_a_face(&poly, &planes_a) {
+    let (mut poly, mut spare) = (Polygon::new(), Polygon::new());
+    for (mesh, others, from_a) in [(a, &b.planes, true), (b, &a.planes, false)] {
+        for k in 0..mesh.shape.faces.len() {
+            // A face of `b` in a face plane of `a` with the same outward normal bounds the same
+            // part of the intersection as that face of `a`: count it once.
+            if !from_a && coincides_with_a_face(&mesh.planes[k], mesh.face(k), &a.planes) {
                 continue;
             }
+            poly.clear();
+            poly.extend(mesh.face(k));
             for pl in others {
-                poly = clip_polygon(&poly, pl);
+                clip_polygon(&poly, pl, &mut spare);
+                std::mem::swap(&mut poly, &mut spare);
                 if poly.len() < 3 {
                     break;
                 }
@@ -199,7 +202,7 @@ pub fn convex_convex_faces(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<Intersect
                     out.gradient += (poly[k] - poly[0]).cross(&(poly[k + 1] - poly[0])) * 0.5;
                 }
             }
-            out.faces.push(poly);
+            out.faces.push(poly.to_vec());
             out.on_second.push(!from_a);
         }
     }
@@ -209,23 +212,33 @@ pub fn convex_convex_faces(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<Intersect
     Some(out)
 }
 
-/// Whether triangle `t` lies in one of `planes` (within 1e-12 of its size) and faces the same
-/// way.
-fn coincides_with_a_face(t: &[Point3], planes: &[Plane]) -> bool {
-    let Some(n) = (t[1] - t[0]).cross(&(t[2] - t[0])).try_normalize(0.0) else { return false };
-    let size = (t[1] - t[0]).norm().max((t[2] - t[0]).norm());
-    planes
-        .iter()
-        .any(|pl| pl.normal.dot(&n) > 1.0 - 1e-12 && t.iter().all(|p| pl.signed(p).abs() <= 1e-12 * size))
+/// A polygon being clipped.
+type Polygon = SmallVec<[Point3; 16]>;
+
+/// Whether a face (plane `plane`, corners `corners`) lies in one of `planes` (within 1e-12 of
+/// its size) and faces the same way.
+fn coincides_with_a_face(
+    plane: &Plane,
+    corners: impl Iterator<Item = Point3> + Clone,
+    planes: &[Plane],
+) -> bool {
+    let first = corners.clone().next();
+    let size = corners.clone().fold(0.0_f64, |m, p| first.map_or(m, |f| m.max((p - f).norm())));
+    planes.iter().any(|pl| {
+        pl.normal.dot(&plane.normal) > 1.0 - 1e-12
+            && corners.clone().all(|p| pl.signed(&p).abs() <= 1e-12 * size)
+    })
 }
 
-/// The part of a convex polygon inside a plane (`signed ≤ 0`), any number of vertices.
-fn clip_polygon(poly: &[Point3], plane: &Plane) -> Vec<Point3> {
-    let d: Vec<f64> = poly.iter().map(|p| plane.signed(p)).collect();
+/// The part of convex polygon `poly` inside a plane (`signed ≤ 0`), any number of vertices,
+/// into `out`.
+fn clip_polygon(poly: &Polygon, plane: &Plane, out: &mut Polygon) {
+    out.clear();
+    let d: SmallVec<[f64; 16]> = poly.iter().map(|p| plane.signed(p)).collect();
     if d.iter().all(|&x| x <= 0.0) {
-        return poly.to_vec();
+        out.extend_from_slice(poly);
+        return;
     }
-    let mut out = Vec::with_capacity(poly.len() + 1);
     for k in 0..poly.len() {
         let j = (k + 1) % poly.len();
         if d[k] <= 0.0 {
@@ -235,7 +248,6 @@ fn clip_polygon(poly: &[Point3], plane: &Plane) -> Vec<Point3> {
             out.push(crate::geometry::clip::edge_point(&poly[k], &poly[j], d[k], d[j]));
         }
     }
-    out
 }
 
 /// The points (in a plane of normal `n`) ordered counter-clockwise about `n`: the outward face

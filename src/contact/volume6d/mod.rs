@@ -10,4 +10,5 @@ pub mod intersection;
 pub mod model;
 pub mod patch;
 pub mod points;
+pub mod polytope;
 pub mod projection;

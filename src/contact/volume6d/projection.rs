@@ -96,8 +96,17 @@ pub fn project(
     let force = Vector3::new(lambda[0], lambda[1], lambda[2]);
     let offset = Vector3::new(d.x, d.y, 0.0);
     let about_cop = lambda[5] - offset.cross(&force).z;
-    let limit = mu * f_n * ellipse.spin_arm(&d, spin);
-    lambda[5] += about_cop.clamp(-limit, limit) - about_cop;
+    // The uniform arm is at least (2/3)·b (the mean distance is least from the centre, where
+    // the ellipse holds the disc of radius b and the rest lies farther): within that, no clamp
+    // and no quadrature (a hair below, for the quadrature's round-off).
+    let floor = match spin {
+        SpinLimit::Uniform => mu * f_n * UNIFORM_ARM_FLOOR * ellipse.a.min(ellipse.b).max(0.0),
+        SpinLimit::Corners => 0.0,
+    };
+    if about_cop.abs() > floor {
+        let limit = mu * f_n * ellipse.spin_arm(&d, spin);
+        lambda[5] += about_cop.clamp(-limit, limit) - about_cop;
+    }
     (lambda, regime)
 }
 
@@ -143,6 +152,18 @@ fn cone_direction(f: &Vector3<f64>, mu: f64) -> Option<Vector3<f64>> {
     let dir = tangential / t;
     Some(Vector3::new(mu * dir.x, mu * dir.y, 1.0).normalize())
 }
+
+/// The least uniform spin arm over any ellipse, per unit of its minor semi-axis: 2/3, less a
+/// hair for the quadrature's round-off.
+const UNIFORM_ARM_FLOOR: f64 = 2.0 / 3.0 * (1.0 - 1e-9);
+
+/// The trapezoid rule's directions (cos θ, sin θ) for the uniform spin arm: 128 evenly spaced.
+static DIRECTIONS: std::sync::LazyLock<[(f64, f64); 128]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|k| {
+        let theta = 2.0 * std::f64::consts::PI * k as f64 / 128.0;
+        (theta.cos(), theta.sin())
+    })
+});
 
 impl Ellipse {
     /// The point of the ellipse (with its inside) closest to `d`: `d` itself when inside.
@@ -209,11 +230,8 @@ impl Ellipse {
                 if a == 0.0 || b == 0.0 {
                     return 0.0;
                 }
-                const N: usize = 128;
                 let mut sum = 0.0;
-                for k in 0..N {
-                    let theta = 2.0 * std::f64::consts::PI * k as f64 / N as f64;
-                    let (c, s) = (theta.cos(), theta.sin());
+                for &(c, s) in DIRECTIONS.iter() {
                     // |p + ρ·(c, s)| on the edge: Aρ² + Bρ + C = 0 in scaled coordinates.
                     let (qa, qb) =
                         (c * c / (a * a) + s * s / (b * b), 2.0 * (p.x * c / (a * a) + p.y * s / (b * b)));
@@ -221,7 +239,7 @@ impl Ellipse {
                     let rho = (-qb + (qb * qb - 4.0 * qa * qc).max(0.0).sqrt()) / (2.0 * qa);
                     sum += rho.powi(3) / 3.0;
                 }
-                sum * (2.0 * std::f64::consts::PI / N as f64) / (std::f64::consts::PI * a * b)
+                sum * (2.0 * std::f64::consts::PI / DIRECTIONS.len() as f64) / (std::f64::consts::PI * a * b)
             }
         }
     }
@@ -385,5 +403,14 @@ mod tests {
         assert!((centred - 2.0 / 3.0 * 0.2).abs() < 1e-12);
         // Off centre the mean distance is larger: for a disc, E|x − p| grows with |p|.
         assert!(disc.spin_arm(&Vector2::new(0.1, 0.0), SpinLimit::Uniform) > centred);
+        // The floor the projection skips the quadrature under: (2/3)·(the minor semi-axis),
+        // anywhere inside any ellipse.
+        for (a, b) in [(0.2, 0.2), (0.3, 0.1), (0.1, 0.02)] {
+            let e = Ellipse { a, b };
+            for (x, y) in [(0.0, 0.0), (0.5, 0.0), (0.0, 0.9), (0.6, -0.6), (-0.99, 0.0)] {
+                let arm = e.spin_arm(&Vector2::new(x * a, y * b), SpinLimit::Uniform);
+                assert!(arm >= UNIFORM_ARM_FLOOR * b, "{a} {b} ({x}, {y}): {arm}");
+            }
+        }
     }
 }

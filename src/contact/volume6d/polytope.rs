@@ -1,0 +1,168 @@
+//! A convex polytope as the 6D model clips it: its vertices, its faces as convex polygons
+//! (coplanar triangles merged, so a box has six quadrilaterals and the seams of a triangulated
+//! face are no vertices), and the faces' planes — and the same placed in the world.
+
+use crate::geometry::SurfaceMesh;
+use crate::math::{Isometry3, Plane, Point3, Vector3};
+
+/// A closed convex polytope in its body's frame.
+#[derive(Clone, Debug)]
+pub struct Polytope {
+    pub vertices: Vec<Point3>,
+    /// Each face's vertex indices, counter-clockwise seen from outside.
+    pub faces: Vec<Vec<u32>>,
+    /// Each face's plane (outward unit normal).
+    pub planes: Vec<Plane>,
+}
+
+/// A polytope at a pose: world vertices and planes; the faces are the shape's.
+#[derive(Clone, Debug)]
+pub struct Placed<'a> {
+    pub shape: &'a Polytope,
+    pub vertices: Vec<Point3>,
+    pub planes: Vec<Plane>,
+}
+
+impl Polytope {
+    /// The polytope bounded by a closed convex triangle mesh (outward triangles): triangles in
+    /// one plane (within 1e-9 of the mesh's size) form one face, the convex hull of their
+    /// corners in that plane (a fan's centre is dropped).
+    pub fn from_mesh(mesh: &SurfaceMesh) -> Polytope {
+        let size = mesh.vertices.iter().fold(0.0_f64, |m, p| m.max((p - mesh.vertices[0]).norm()));
+        let tol = 1e-9 * size;
+        let mut planes: Vec<Plane> = Vec::new();
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        for (t, tri) in mesh.triangles.iter().enumerate() {
+            let [p, q, r] = mesh.triangle(t);
+            let Some(n) = (q - p).cross(&(r - p)).try_normalize(0.0) else { continue };
+            let plane = Plane::through(&p, n);
+            let k = match planes.iter().position(|pl| {
+                pl.normal.dot(&n) > 1.0 - 1e-9 && [p, q, r].iter().all(|x| pl.signed(x).abs() <= tol)
+            }) {
+                Some(k) => k,
+                None => {
+                    planes.push(plane);
+                    members.push(Vec::new());
+                    planes.len() - 1
+                }
+            };
+            for &v in tri {
+                if !members[k].contains(&v) {
+                    members[k].push(v);
+                }
+            }
+        }
+        let faces =
+            members.iter().zip(&planes).map(|(m, pl)| hull_in_plane(&mesh.vertices, m, &pl.normal)).collect();
+        Polytope { vertices: mesh.vertices.clone(), faces, planes }
+    }
+
+    /// The polytope at `pose`.
+    pub fn placed(&self, pose: &Isometry3) -> Placed<'_> {
+        Placed {
+            shape: self,
+            vertices: self.vertices.iter().map(|p| pose * p).collect(),
+            planes: self.planes.iter().map(|pl| pl.transformed(pose)).collect(),
+        }
+    }
+}
+
+impl Placed<'_> {
+    /// Face `k`'s corners (world frame).
+    pub fn face(&self, k: usize) -> impl ExactSizeIterator<Item = Point3> + Clone + '_ {
+        self.shape.faces[k].iter().map(|&v| self.vertices[v as usize])
+    }
+
+    /// Whether a face plane of either polytope has the other wholly outside it: they do not
+    /// overlap (a cheap test that spares the clipping of most near pairs).
+    pub fn separated_from(&self, other: &Placed<'_>) -> bool {
+        let outside = |planes: &[Plane], points: &[Point3]| {
+            planes.iter().any(|pl| points.iter().all(|p| pl.signed(p) >= 0.0))
+        };
+        outside(&self.planes, &other.vertices) || outside(&other.planes, &self.vertices)
+    }
+}
+
+/// The corners among `members` that are vertices of their convex hull in the plane of normal
+/// `n`, counter-clockwise about `n` (monotone chain).
+fn hull_in_plane(vertices: &[Point3], members: &[u32], n: &Vector3) -> Vec<u32> {
+    let u = n.cross(&(if n.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() })).normalize();
+    let w = n.cross(&u);
+    let mut pts: Vec<(f64, f64, u32)> = members
+        .iter()
+        .map(|&i| (vertices[i as usize].coords.dot(&u), vertices[i as usize].coords.dot(&w), i))
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let cross = |o: &(f64, f64, u32), a: &(f64, f64, u32), b: &(f64, f64, u32)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let scale = pts.iter().fold(0.0_f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
+    // Collinear corners (a fan's centre on an edge, seams) are dropped: turns within round-off.
+    let eps = 1e-12 * scale * scale;
+    let mut hull: Vec<(f64, f64, u32)> = Vec::with_capacity(pts.len() + 1);
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &(f64, f64, u32)>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for p in iter {
+            while hull.len() >= start + 2 && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], p) <= eps {
+                hull.pop();
+            }
+            hull.push(*p);
+        }
+        hull.pop();
+    }
+    hull.into_iter().map(|p| p.2).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Shape, mesher};
+
+    #[test]
+    fn a_box_has_six_quadrilateral_faces_facing_out() {
+        let mesh = mesher::surface_mesh(&Shape::Box { size: [0.2, 0.4, 0.6] }, None).unwrap();
+        let p = Polytope::from_mesh(&mesh);
+        assert_eq!(p.faces.len(), 6);
+        for (face, plane) in p.faces.iter().zip(&p.planes) {
+            assert_eq!(face.len(), 4);
+            // Counter-clockwise about the outward normal.
+            let c: Vec<Point3> = face.iter().map(|&v| p.vertices[v as usize]).collect();
+            assert!((c[1] - c[0]).cross(&(c[2] - c[1])).dot(&plane.normal) > 0.0);
+            assert!(p.vertices.iter().all(|v| plane.signed(v) <= 1e-15));
+        }
+    }
+
+    #[test]
+    fn a_tessellated_cylinder_keeps_its_rim_and_drops_the_caps_centres() {
+        let shape = Shape::Cylinder { radius: 0.1, length: 0.2 };
+        let mesh = mesher::surface_mesh(&shape, Some(0.02)).unwrap();
+        let p = Polytope::from_mesh(&mesh);
+        let caps: Vec<&Vec<u32>> = p
+            .faces
+            .iter()
+            .zip(&p.planes)
+            .filter(|(_, pl)| pl.normal.z.abs() > 0.999)
+            .map(|(f, _)| f)
+            .collect();
+        assert_eq!(caps.len(), 2);
+        for cap in caps {
+            assert!(cap.len() >= 8);
+            for &v in cap {
+                let x = p.vertices[v as usize];
+                // On the rim (the tessellation encloses the cylinder: a little outside r).
+                assert!(((x.x * x.x + x.y * x.y).sqrt() - 0.1).abs() < 1e-3, "{x}");
+            }
+        }
+    }
+
+    #[test]
+    fn boxes_apart_are_separated_and_overlapping_ones_are_not() {
+        let mesh = mesher::surface_mesh(&Shape::Box { size: [0.1, 0.1, 0.1] }, None).unwrap();
+        let p = Polytope::from_mesh(&mesh);
+        let a = p.placed(&Isometry3::identity());
+        assert!(a.separated_from(&p.placed(&Isometry3::translation(0.1001, 0.0, 0.0))));
+        assert!(!a.separated_from(&p.placed(&Isometry3::translation(0.0999, 0.0, 0.0))));
+    }
+}
