@@ -340,3 +340,31 @@ fn bad_indices_and_points_are_errors_not_panics() {
     cube.vertices[2].x = f64::NAN;
     assert!(MassProperties::of_surface_mesh(&cube).unwrap_err().to_string().contains("not finite"));
 }
+
+/// A compound's mass properties are its parts' summed: two 0.1 m cubes side by side (one
+/// turned a half turn about z, which changes nothing) are the 0.2 × 0.1 × 0.1 box, and an
+/// off-centre pair moves the centroid to the volume-weighted mean.
+#[test]
+fn a_compound_of_two_cubes_has_the_mass_properties_of_the_box_they_make() {
+    use contactlab::geometry::CompoundPart;
+    use contactlab::math::{Isometry3, Translation3, UnitQuaternion, Vector3};
+    let cube = Shape::Box { size: [0.1, 0.1, 0.1] };
+    let at = |x: f64, turn: f64| CompoundPart {
+        shape: cube.clone(),
+        pose: Isometry3::from_parts(
+            Translation3::new(x, 0.0, 0.0),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), turn),
+        ),
+    };
+    let pair = Shape::Compound { parts: vec![at(-0.05, 0.0), at(0.05, std::f64::consts::PI)] };
+    let whole = MassProperties::of_shape(&Shape::Box { size: [0.2, 0.1, 0.1] }).unwrap();
+    let parts = MassProperties::of_shape(&pair).unwrap();
+    assert!((parts.volume - whole.volume).abs() < 1e-18);
+    assert!(parts.centroid.coords.norm() < 1e-15);
+    assert!((parts.unit_inertia - whole.unit_inertia).norm() < 1e-15 * whole.unit_inertia.norm() * 10.0);
+    let shifted = Shape::Compound { parts: vec![at(0.3, 0.0), at(0.4, 0.0)] };
+    let m = MassProperties::of_shape(&shifted).unwrap();
+    assert!((m.centroid.x - 0.35).abs() < 1e-15);
+    let empty = MassProperties::of_shape(&Shape::Compound { parts: vec![] }).unwrap_err().to_string();
+    assert!(empty.contains("at least one"), "{empty}");
+}

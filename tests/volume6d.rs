@@ -372,3 +372,90 @@ fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
     let ratio = mean(&points) / mean(&six);
     assert!(ratio >= 10.0, "points: {} sweeps a step, 6D: {} ({ratio:.1}×)", mean(&points), mean(&six));
 }
+
+/// A compound of two 0.1 m cubes side by side is the 0.2 × 0.1 × 0.1 box: the same mass
+/// properties, intersections and patch, so the same motion — sliding and turning on the ground.
+#[test]
+fn a_compound_of_two_cubes_moves_like_the_box_they_make() {
+    let motion =
+        "position = [0.0, 0.0, 0.05]\nlinear_velocity = [1.0, 0.3, 0.0]\nangular_velocity = [0.0, 0.0, 4.0]";
+    let single = box_on_ground(
+        "",
+        0.4,
+        0.3,
+        &format!("{motion}\nshape = {{ type = \"box\", size = [0.2, 0.1, 0.1] }}"),
+    );
+    let compound = box_on_ground(
+        "",
+        0.4,
+        0.3,
+        &format!(
+            "{motion}\nshape = {{ type = \"compound\", parts = [{{ type = \"box\", size = [0.1, 0.1, 0.1], position = [-0.05, 0.0, 0.0] }}, {{ type = \"box\", size = [0.1, 0.1, 0.1], position = [0.05, 0.0, 0.0], orientation = [0.0, 0.0, 0.0, 1.0] }}] }}"
+        ),
+    );
+    let (a, o) = run_scene(&single, "box");
+    let (b, _) = run_scene(&compound, "box");
+    assert_eq!(a.len(), b.len());
+    let mut worst = 0.0_f64;
+    for ((_, ya), (_, yb)) in a.iter().zip(&b) {
+        for k in 0..13 {
+            worst = worst.max((ya[o + k] - yb[o + k]).abs());
+        }
+    }
+    assert!(worst < 1e-9, "the compound departs from the box by {worst}");
+    // It did slide and turn.
+    let last = &a.last().unwrap().1;
+    assert!(last[o] > 0.1 && last[o + 6].abs() > 0.01, "{:?}", &last[o..o + 7]);
+}
+
+/// examples/volume6d_table.toml: a table (a top on four legs: a compound) slides on its feet to
+/// v²/(2μg) and stays level.
+#[test]
+fn a_table_slides_on_its_four_feet_to_where_coulomb_friction_says() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/volume6d_table.toml"))
+            .unwrap();
+    let (rows, o) = run_scene(&text, "table");
+    let last = &rows.last().unwrap().1;
+    let distance = 0.5 * 0.5 / (2.0 * 0.4 * 9.81);
+    assert!((last[o] - distance).abs() < 0.02 * distance, "stopped after {} m, not {distance}", last[o]);
+    // (The state holds the centre of mass: the top's weight lifts it to 0.18462 m.)
+    let z0 = rows[0].1[o + 2];
+    assert!((z0 - (0.1 + 0.0024 * 0.11 / 0.00312)).abs() < 1e-12, "{z0}");
+    for (_, y) in &rows {
+        assert!((y[o + 3] - 1.0).abs() < 1e-9, "tilted: {:?}", &y[o + 3..o + 7]);
+        assert!((y[o + 2] - z0).abs() < 1e-4, "z = {}", y[o + 2]);
+    }
+}
+
+#[test]
+fn bad_compounds_are_refused_with_what_to_change() {
+    let scene = |kind: &str, parts: &str| {
+        format!(
+            "[model]\nkind = \"{kind}\"\n{GROUND}\n[[body]]\nname = \"c\"\nmass = 1.0\nposition = [0.0, 0.0, 0.5]\nshape = {{ type = \"compound\", parts = [{parts}] }}\ncontact = {{ friction = 0.3 }}\n"
+        )
+    };
+    let message = |text: String| -> String {
+        match parse_scene(&text, Path::new(".")) {
+            Err(e) => e.to_string(),
+            Ok(scene) => match build_world(&scene, false) {
+                Err(e) => format!("{e:#}"),
+                Ok(_) => String::new(),
+            },
+        }
+    };
+    let cube = |x: f64| format!("{{ type = \"box\", size = [0.1, 0.1, 0.1], position = [{x}, 0.0, 0.0] }}");
+    let overlap = message(scene("volume6d", &format!("{}, {}", cube(0.0), cube(0.09))));
+    assert!(overlap.contains("parts 0 and 1") && overlap.contains("overlap"), "{overlap}");
+    let touching = message(scene("volume6d", &format!("{}, {}", cube(0.0), cube(0.1))));
+    assert!(touching.is_empty(), "{touching}");
+    let elsewhere = message(scene("hertz", &cube(0.0)));
+    assert!(elsewhere.contains("compound") && elsewhere.contains("volume6d"), "{elsewhere}");
+    let half = message(scene("volume6d", "{ type = \"halfspace\" }"));
+    assert!(half.contains("parts[0]") && half.contains("convex shape"), "{half}");
+    let empty = message(scene("volume6d", ""));
+    assert!(empty.contains("shape.parts") && empty.contains("at least one part"), "{empty}");
+    let bad_position =
+        message(scene("volume6d", "{ type = \"box\", size = [0.1, 0.1, 0.1], position = [0.0, 0.0] }"));
+    assert!(bad_position.contains("position") && bad_position.contains("exactly 3"), "{bad_position}");
+}

@@ -7,7 +7,7 @@
 
 use super::convex_hull::convex_hull;
 use super::solid_moments::{mean_point, solid_moments};
-use super::{GeometryError, Shape, SurfaceMesh};
+use super::{CompoundPart, GeometryError, Shape, SurfaceMesh};
 use crate::math::{Matrix3, Point3, Vector3};
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -80,6 +80,7 @@ impl MassProperties {
                     .into(),
             }),
             Shape::Convex { points, .. } => MassProperties::of_surface_mesh(&convex_hull(points)?),
+            Shape::Compound { parts } => compound(parts),
         }
     }
 
@@ -115,6 +116,35 @@ impl MassProperties {
         let d = self.centroid - p;
         self.inertia_for_mass(mass) + mass * (d.norm_squared() * Matrix3::identity() - d * d.transpose())
     }
+}
+
+/// A union of parts that do not overlap: volumes add, the centroid is the volume-weighted mean,
+/// and each part's inertia is rotated into the body frame and moved to the common centroid
+/// (parallel-axis theorem).
+fn compound(parts: &[CompoundPart]) -> Result<MassProperties, GeometryError> {
+    if parts.is_empty() {
+        return Err(GeometryError::InvalidParameter {
+            what: "compound shape".into(),
+            reason: "it has no parts; give at least one in `parts`".into(),
+        });
+    }
+    let placed: Vec<MassProperties> = parts
+        .iter()
+        .map(|part| {
+            let m = MassProperties::of_shape(&part.shape)?;
+            let r = part.pose.rotation.to_rotation_matrix();
+            Ok(MassProperties {
+                volume: m.volume,
+                centroid: part.pose * m.centroid,
+                unit_inertia: r.matrix() * m.unit_inertia * r.matrix().transpose(),
+            })
+        })
+        .collect::<Result<_, GeometryError>>()?;
+    let volume: f64 = placed.iter().map(|m| m.volume).sum();
+    let centroid =
+        Point3::from(placed.iter().map(|m| m.centroid.coords * m.volume).sum::<Vector3>() / volume);
+    let unit_inertia = placed.iter().map(|m| m.inertia_about(m.volume, &centroid)).sum();
+    Ok(MassProperties { volume, centroid, unit_inertia })
 }
 
 /// A solid centred on the origin with principal axes along the body axes.

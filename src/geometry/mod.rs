@@ -19,6 +19,6 @@ mod tet_mesh;
 pub mod tet_mesher;
 
 pub use error::GeometryError;
-pub use shape::{MeshCore, MeshData, Shape};
+pub use shape::{CompoundPart, MeshCore, MeshData, Shape};
 pub use surface_mesh::SurfaceMesh;
 pub use tet_mesh::{TetMesh, signed_tet_volume};

@@ -1,5 +1,5 @@
 use super::{SurfaceMesh, TetMesh};
-use crate::math::Point3;
+use crate::math::{Isometry3, Point3};
 use std::path::PathBuf;
 
 /// A body's shape, in its body frame. Cylinders and capsules have their axis along z and are
@@ -57,6 +57,18 @@ pub enum Shape {
         core: MeshCore,
         notes: Vec<String>,
     },
+    /// A rigid union of convex parts that touch but do not overlap, each placed in the body
+    /// frame (a non-convex polytope as convex pieces; the 6D and PEG models).
+    Compound {
+        parts: Vec<CompoundPart>,
+    },
+}
+
+/// One part of a [`Shape::Compound`]: a convex shape at a pose in the body frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompoundPart {
+    pub shape: Shape,
+    pub pose: Isometry3,
 }
 
 /// The contents of a mesh file.
@@ -112,6 +124,7 @@ impl Shape {
             Shape::HalfSpace => "halfspace",
             Shape::Convex { .. } => "convex",
             Shape::Mesh { .. } => "mesh",
+            Shape::Compound { .. } => "compound",
         }
     }
 }

@@ -88,7 +88,21 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         let place = at(text, outline.body_label(i), spanned.span().start);
         let body = spanned.into_inner();
         let shape_place = at(text, place.section.clone(), body.shape.span().start);
-        bodies.push(validate_body::body_spec(body, &place, &shape_place, base_dir)?);
+        let spec = validate_body::body_spec(body, &place, &shape_place, base_dir)?;
+        if matches!(spec.shape, crate::geometry::Shape::Compound { .. })
+            && !matches!(model, ModelKind::Volume6d | ModelKind::Peg)
+        {
+            return Err(SceneError::Invalid {
+                place: shape_place,
+                key: "shape.type".into(),
+                problem: format!(
+                    "a compound shape takes part in kind = \"volume6d\" only, not in kind = \"{}\"",
+                    model.key()
+                ),
+                fix: "set kind = \"volume6d\" in [model], or give the body one shape".into(),
+            });
+        }
+        bodies.push(spec);
         places.push(place);
     }
     validate_scene::unique_names(&bodies, &places)?;

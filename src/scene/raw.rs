@@ -159,6 +159,10 @@ pub(super) enum RawShape {
     Convex {
         file: PathBuf,
     },
+    /// Parts: tables of a convex shape's keys plus `position` and `orientation`.
+    Compound {
+        parts: Vec<toml::Table>,
+    },
     /// Accepted so that the message can say meshes are not supported yet, rather than that the
     /// keys are unknown.
     #[allow(dead_code)]
@@ -182,6 +186,7 @@ pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
     ("halfspace", "type"),
     ("convex", "type, file"),
     ("mesh", "type, file, field, core, skin_depth"),
+    ("compound", "type, parts (each a convex shape's keys with position and orientation)"),
 ];
 
 /// Vectors of exactly N numbers: serde's arrays would drop extra components silently.

@@ -4,7 +4,7 @@ use super::checks;
 use super::location::fix_for;
 use super::raw::{RawShape, SHAPE_KEYS};
 use super::{Place, SceneError};
-use crate::geometry::{MeshCore, MeshData, Shape, mesh_check, mesh_io, surface_io, tet_io};
+use crate::geometry::{CompoundPart, MeshCore, MeshData, Shape, mesh_check, mesh_io, surface_io, tet_io};
 use std::path::Path;
 
 /// Converts a body's shape table. `place` is the shape table's place; relative files resolve
@@ -83,8 +83,83 @@ pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -
         RawShape::Mesh { file, field, core, skin_depth } => {
             mesh_shape(base_dir.join(&file), field, core, skin_depth, place)?
         }
+        RawShape::Compound { parts } => compound_shape(parts, place, base_dir)?,
     };
     Ok(shape)
+}
+
+/// `shape = { type = "compound", parts = [{ type = "box", size = [...], position = [...],
+/// orientation = [...] }, ...] }`: each part a convex shape placed in the body frame.
+fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Result<Shape, SceneError> {
+    if parts.is_empty() {
+        return Err(SceneError::Invalid {
+            place: place.clone(),
+            key: "shape.parts".into(),
+            problem: "is empty".into(),
+            fix: "give at least one part, e.g. parts = [{ type = \"box\", size = [0.1, 0.1, 0.1] }]".into(),
+        });
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    for (k, mut table) in parts.into_iter().enumerate() {
+        let part_place = Place { section: format!("{}, shape.parts[{k}]", place.section), at: place.at };
+        let vector = |table: &mut toml::Table, key: &str| -> Result<Option<Vec<f64>>, SceneError> {
+            table
+                .remove(key)
+                .map(|v| {
+                    v.try_into::<Vec<f64>>().map_err(|_| SceneError::Invalid {
+                        place: part_place.clone(),
+                        key: key.into(),
+                        problem: "is not a list of numbers".into(),
+                        fix: format!("give {key} as [..] numbers"),
+                    })
+                })
+                .transpose()
+        };
+        let exactly = |v: Vec<f64>, key: &str, n: usize| -> Result<Vec<f64>, SceneError> {
+            if v.len() == n {
+                return Ok(v);
+            }
+            Err(SceneError::Invalid {
+                place: part_place.clone(),
+                key: key.into(),
+                problem: format!("has {} numbers, expected exactly {n}", v.len()),
+                fix: if n == 3 { "give [x, y, z] (m)".into() } else { "give [w, x, y, z]".into() },
+            })
+        };
+        let position = match vector(&mut table, "position")? {
+            Some(v) => {
+                let v = exactly(v, "position", 3)?;
+                checks::finite_n(&part_place, "position", [v[0], v[1], v[2]])?
+            }
+            None => [0.0; 3],
+        };
+        let rotation = match vector(&mut table, "orientation")? {
+            Some(v) => {
+                let v = exactly(v, "orientation", 4)?;
+                super::validate_body::unit_quaternion_at(
+                    &part_place,
+                    "orientation",
+                    [v[0], v[1], v[2], v[3]],
+                )?
+            }
+            None => crate::math::UnitQuaternion::identity(),
+        };
+        let shape = parse_shape(&table, &part_place, base_dir)?;
+        if matches!(shape, Shape::HalfSpace | Shape::Mesh { .. } | Shape::Compound { .. }) {
+            return Err(SceneError::Invalid {
+                place: part_place,
+                key: "type".into(),
+                problem: format!("a part cannot be a {}", shape.kind()),
+                fix: "make each part a convex shape: box, sphere, cylinder, capsule, cone, beam, ellipsoid or convex".into(),
+            });
+        }
+        let pose = crate::math::Isometry3::from_parts(
+            crate::math::Translation3::from(crate::math::Vector3::from(position)),
+            rotation,
+        );
+        out.push(CompoundPart { shape, pose });
+    }
+    Ok(Shape::Compound { parts: out })
 }
 
 /// `shape = { type = "mesh", file, field = "laplace", core = "medial_axis", skin_depth }`.

@@ -121,6 +121,12 @@ impl ConvexShape {
                     hint: "it is unbounded; use a large box instead",
                 });
             }
+            Shape::Compound { .. } => {
+                return Err(HertzGeometryError::Unsupported {
+                    shape: "compound",
+                    hint: "point contact needs one convex shape per body; run the scene with kind = \"volume6d\", or use one convex shape",
+                });
+            }
         };
         let s = s.with_default_smoothing();
         s.validate()?;

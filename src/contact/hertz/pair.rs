@@ -38,6 +38,8 @@ impl HertzBody {
                 ContactShapeKind::Mesh { shortest_edge: shortest_edge(&data.surface().vertices) }
             }
             Shape::HalfSpace => ContactShapeKind::Box { lengths: [1.0; 3] },
+            // Refused by the narrow phase below.
+            Shape::Compound { .. } => ContactShapeKind::Box { lengths: [1.0; 3] },
         };
         Ok(HertzBody { shape: ConvexShape::from_shape(shape)?, kind })
     }

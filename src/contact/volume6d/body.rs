@@ -18,6 +18,9 @@ pub enum Volume6dShape {
     Sphere { radius: f64, hull: Option<Polytope> },
     /// A convex polytope.
     Convex(Polytope),
+    /// A rigid union of parts (spheres and convex polytopes) at poses in the body frame that
+    /// touch but do not overlap.
+    Compound(Vec<(Isometry3, Volume6dShape)>),
 }
 
 /// Why a shape cannot take part in the 6D model.
@@ -31,6 +34,10 @@ pub enum Volume6dShapeError {
         "shape `mesh` is not supported by volume6d yet; use box, sphere, convex or a convex primitive (cylinder, capsule, ellipsoid, cone)"
     )]
     GeneralMesh,
+    #[error(
+        "parts {first} and {second} of the compound overlap by {volume:.3e} m³: the 6D model would count that volume twice; make the parts touch without overlapping"
+    )]
+    PartsOverlap { first: usize, second: usize, volume: f64 },
     #[error(transparent)]
     Geometry(#[from] GeometryError),
 }
@@ -51,6 +58,14 @@ impl Volume6dShape {
                 Ok(Volume6dShape::Convex(Polytope::from_mesh(&mesher::surface_mesh(shape, None)?)))
             }
             Shape::Mesh { .. } => Err(Volume6dShapeError::GeneralMesh),
+            Shape::Compound { parts } => {
+                let mut out = Vec::with_capacity(parts.len());
+                for part in parts {
+                    out.push((part.pose, Volume6dShape::new(&part.shape, resolution)?));
+                }
+                check_parts_apart(&out)?;
+                Ok(Volume6dShape::Compound(out))
+            }
             other => {
                 let Some(r) = resolution else {
                     return Err(Volume6dShapeError::NeedsResolution { shape: other.kind() });
@@ -68,6 +83,10 @@ impl Volume6dShape {
                 .as_ref()
                 .map_or(*radius, |m| m.vertices.iter().map(|p| p.coords.norm()).fold(*radius, f64::max)),
             Volume6dShape::Convex(m) => m.vertices.iter().map(|p| p.coords.norm()).fold(0.0, f64::max),
+            Volume6dShape::Compound(parts) => parts
+                .iter()
+                .map(|(pose, part)| pose.translation.vector.norm() + part.bounding_radius())
+                .fold(0.0, f64::max),
         }
     }
 
@@ -76,7 +95,7 @@ impl Volume6dShape {
         match self {
             Volume6dShape::Convex(m) => Some(m),
             Volume6dShape::Sphere { hull, .. } => hull.as_ref(),
-            Volume6dShape::HalfSpace => None,
+            Volume6dShape::HalfSpace | Volume6dShape::Compound(_) => None,
         }
     }
 }
@@ -86,6 +105,8 @@ impl Volume6dShape {
 pub enum Volume6dPairError {
     #[error("two half spaces have no finite intersection")]
     TwoHalfSpaces,
+    #[error("a compound's intersection is taken part by part (internal: use part_pairs)")]
+    CompoundFaces,
     #[error(
         "a sphere against a polytope needs the sphere's `contact.resolution` (it is tessellated at that edge length)"
     )]
@@ -93,12 +114,22 @@ pub enum Volume6dPairError {
 }
 
 /// The intersection moments of bodies `a` and `b` at their poses (world frame; the gradient is
-/// with respect to `a`'s translation), `None` where they do not overlap.
+/// with respect to `a`'s translation), `None` where they do not overlap. Compounds: the sum
+/// over their parts' pairs ([`IntersectionMoments::combined`]).
 pub fn pair_moments(
     (a, pose_a): (&Volume6dShape, &Isometry3),
     (b, pose_b): (&Volume6dShape, &Isometry3),
 ) -> Result<Option<IntersectionMoments>, Volume6dPairError> {
     use Volume6dShape::*;
+    if matches!(a, Compound(_)) || matches!(b, Compound(_)) {
+        let mut total: Option<IntersectionMoments> = None;
+        for ((pa, xa), (pb, xb)) in part_pairs((a, pose_a), (b, pose_b)) {
+            if let Some(m) = pair_moments((pa, &xa), (pb, &xb))? {
+                total = Some(total.map_or(m, |t| t.combined(&m)));
+            }
+        }
+        return Ok(total);
+    }
     Ok(match (a, b) {
         (Sphere { radius, .. }, HalfSpace) => sphere_half_space(&centre(pose_a), *radius, &plane(pose_b)),
         (HalfSpace, Sphere { radius, .. }) => sphere_half_space(&centre(pose_b), *radius, &plane(pose_a))
@@ -107,8 +138,69 @@ pub fn pair_moments(
     })
 }
 
+/// A part of a body (or the whole of one that is not a compound) at its world pose.
+pub type PlacedPart<'a> = (&'a Volume6dShape, Isometry3);
+
+/// The pairs of parts of two bodies (a body that is not a compound is its own one part) whose
+/// bounding spheres overlap, with their world poses, in order.
+pub fn part_pairs<'a>(
+    (a, pose_a): (&'a Volume6dShape, &Isometry3),
+    (b, pose_b): (&'a Volume6dShape, &Isometry3),
+) -> Vec<(PlacedPart<'a>, PlacedPart<'a>)> {
+    let parts = |shape: &'a Volume6dShape, pose: &Isometry3| -> Vec<PlacedPart<'a>> {
+        match shape {
+            Volume6dShape::Compound(parts) => parts.iter().map(|(x, p)| (p, pose * x)).collect(),
+            other => vec![(other, *pose)],
+        }
+    };
+    let (pa, pb) = (parts(a, pose_a), parts(b, pose_b));
+    let mut out = Vec::with_capacity(pa.len() * pb.len());
+    for (sa, xa) in &pa {
+        for (sb, xb) in &pb {
+            let apart = (xa.translation.vector - xb.translation.vector).norm();
+            if apart <= sa.bounding_radius() + sb.bounding_radius() {
+                out.push(((*sa, *xa), (*sb, *xb)));
+            }
+        }
+    }
+    out
+}
+
+/// A compound's parts may touch but not overlap (their volume would count twice): the first
+/// overlapping pair, by more than 1e-9 of the smaller part's bounding ball.
+fn check_parts_apart(parts: &[(Isometry3, Volume6dShape)]) -> Result<(), Volume6dShapeError> {
+    for (i, (xa, a)) in parts.iter().enumerate() {
+        for (j, (xb, b)) in parts.iter().enumerate().skip(i + 1) {
+            let volume = match (a, b) {
+                (Volume6dShape::Sphere { radius: ra, .. }, Volume6dShape::Sphere { radius: rb, .. }) => {
+                    let d = (xa.translation.vector - xb.translation.vector).norm();
+                    // The lens of two balls (0 when apart).
+                    let h = (ra + rb - d).max(0.0);
+                    if h > 0.0 && d > 0.0 {
+                        std::f64::consts::PI * h * h * (d * d + 2.0 * d * (ra + rb) - 3.0 * (ra - rb).powi(2))
+                            / (12.0 * d)
+                    } else {
+                        (4.0 / 3.0) * std::f64::consts::PI * ra.min(*rb).powi(3) * f64::from(h > 0.0)
+                    }
+                }
+                _ => match pair_moments((a, xa), (b, xb)) {
+                    Ok(Some(m)) => m.volume,
+                    // A sphere against a polytope without its tessellation: the contact says so.
+                    _ => 0.0,
+                },
+            };
+            let smaller = a.bounding_radius().min(b.bounding_radius());
+            if volume > 1e-9 * smaller.powi(3) {
+                return Err(Volume6dShapeError::PartsOverlap { first: i, second: j, volume });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The intersection polyhedron of two bodies of which neither is a sphere against a half space
-/// (that is a spherical cap, in closed form: `Ok(None)` here), `None` where they do not overlap.
+/// (that is a spherical cap, in closed form: `Ok(None)` here) nor a compound (taken part by
+/// part: [`part_pairs`]), `None` where they do not overlap.
 pub fn pair_faces(
     (a, pose_a): (&Volume6dShape, &Isometry3),
     (b, pose_b): (&Volume6dShape, &Isometry3),
@@ -117,6 +209,7 @@ pub fn pair_faces(
     Ok(match (a, b) {
         (HalfSpace, HalfSpace) => return Err(Volume6dPairError::TwoHalfSpaces),
         (Sphere { .. }, HalfSpace) | (HalfSpace, Sphere { .. }) => None,
+        (Compound(_), _) | (_, Compound(_)) => return Err(Volume6dPairError::CompoundFaces),
         (Convex(m), HalfSpace) => convex_half_space_faces(&m.placed(pose_a), &plane(pose_b)),
         (HalfSpace, Convex(m)) => {
             convex_half_space_faces(&m.placed(pose_b), &plane(pose_a)).map(IntersectionFaces::swapped)

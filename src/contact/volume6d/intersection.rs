@@ -31,6 +31,41 @@ pub struct IntersectionMoments {
     pub surface_covariance: Matrix3,
 }
 
+impl IntersectionMoments {
+    /// The moments of two disjoint intersections taken as one (a compound body's parts): volumes
+    /// and gradients add; centroid and covariance by volume (parallel-axis theorem); the
+    /// footprints by their projected areas |G|, each about its own contact plane — the same plane
+    /// when the parts press along one normal (feet on a floor), an approximation otherwise.
+    pub fn combined(&self, other: &IntersectionMoments) -> IntersectionMoments {
+        let pool = |(w1, c1, s1): (f64, &Point3, &Matrix3), (w2, c2, s2): (f64, &Point3, &Matrix3)| {
+            let w = w1 + w2;
+            if w <= 0.0 {
+                return (*c1, *s1);
+            }
+            let c = Point3::from((c1.coords * w1 + c2.coords * w2) / w);
+            let (d1, d2) = (c1 - c, c2 - c);
+            let s = (s1 + d1 * d1.transpose()) * (w1 / w) + (s2 + d2 * d2.transpose()) * (w2 / w);
+            (c, s)
+        };
+        let (centroid, covariance) = pool(
+            (self.volume, &self.centroid, &self.covariance),
+            (other.volume, &other.centroid, &other.covariance),
+        );
+        let (surface_centroid, surface_covariance) = pool(
+            (self.gradient.norm(), &self.surface_centroid, &self.surface_covariance),
+            (other.gradient.norm(), &other.surface_centroid, &other.surface_covariance),
+        );
+        IntersectionMoments {
+            volume: self.volume + other.volume,
+            centroid,
+            covariance,
+            gradient: self.gradient + other.gradient,
+            surface_centroid,
+            surface_covariance,
+        }
+    }
+}
+
 /// The intersection of a sphere (centre, radius) with the half space `normal · x ≤ offset`
 /// (`normal` a unit vector pointing out of the half space): a spherical cap, in closed form.
 /// `None` when they do not overlap.

@@ -1,7 +1,9 @@
 //! The 6D model as the world holds it: every body's geometry and friction, the solver's
 //! settings, and each touching pair's contact (intersection moments, frame and patch).
 
-use super::body::{Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_faces, pair_moments};
+use super::body::{
+    Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_faces, pair_moments, part_pairs,
+};
 use super::intersection::IntersectionMoments;
 use super::patch::{DEFAULT_PATCH_SCALE, Patch, patch};
 use super::points::contact_points;
@@ -165,14 +167,26 @@ impl Volume6dModel {
     }
 
     /// The point contacts of pair (a, b) with patch `patch` for the `points` formulation
-    /// ([`contact_points`]).
+    /// ([`contact_points`]); a compound's, part pair by part pair (each with its own patch's
+    /// normal to tell which side faces the other body).
     pub fn points(
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
         patch: &Patch,
     ) -> Result<Vec<Point3>, Volume6dPairError> {
-        let faces = pair_faces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0))?;
-        Ok(contact_points(faces.as_ref(), patch))
+        let pairs = part_pairs((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0));
+        if let [((sa, xa), (sb, xb))] = pairs[..] {
+            let faces = pair_faces((sa, &xa), (sb, &xb))?;
+            return Ok(contact_points(faces.as_ref(), patch));
+        }
+        let mut out = Vec::new();
+        for ((sa, xa), (sb, xb)) in pairs {
+            let Some(moments) = pair_moments((sa, &xa), (sb, &xb))? else { continue };
+            let Some(part_patch) = super::patch::patch(&moments, self.settings.patch_scale) else { continue };
+            let faces = pair_faces((sa, &xa), (sb, &xb))?;
+            out.extend(contact_points(faces.as_ref(), &part_patch));
+        }
+        Ok(out)
     }
 }

@@ -70,6 +70,17 @@ pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMes
         }
         // A mesh file is its own surface (a tet mesh: its boundary).
         Shape::Mesh { data, .. } => Ok(data.surface()),
+        // The parts' surfaces side by side (for pictures: not one closed surface).
+        Shape::Compound { parts } => {
+            let mut out = SurfaceMesh { vertices: Vec::new(), triangles: Vec::new() };
+            for part in parts {
+                let m = surface_mesh(&part.shape, resolution)?;
+                let base = out.vertices.len() as u32;
+                out.vertices.extend(m.vertices.iter().map(|p| part.pose * p));
+                out.triangles.extend(m.triangles.iter().map(|t| t.map(|v| v + base)));
+            }
+            Ok(out)
+        }
     }
 }
 
@@ -106,6 +117,12 @@ pub fn layered_tet_mesh_with(
         Shape::Cone { .. } | Shape::Beam { .. } => {
             let pts = shape.hull_points(resolution).unwrap_or_default();
             convex::cored(std::path::Path::new(shape.kind()), &pts, resolution)?
+        }
+        Shape::Compound { .. } => {
+            return Err(GeometryError::NoMesh {
+                shape: "compound".into(),
+                hint: "a compound body is rigid: give it no hydroelastic modulus".into(),
+            });
         }
         Shape::Mesh { .. } => {
             return Err(GeometryError::NoMesh {
