@@ -289,6 +289,16 @@ fn a_spinning_box_stops_at_the_spin_limits_closed_form() {
             "{limit}: {measured} rad/s² against {closed_form}"
         );
     }
+    // Beside them: uniform pressure over the true square, μ·m·g·(0.383·a)/I_z = 112.6 rad/s², and
+    // the pressure-field model (a compliant box, E = 1e7, its defaults): 111.8 rad/s² over the
+    // first 20 ms (the regularized friction of the slow points near the axis takes a little).
+    let square = 0.5 * 9.81 * 0.1 * (2f64.sqrt() + (1.0 + 2f64.sqrt()).ln()) / 6.0 / (0.01 / 6.0);
+    assert!((square - 112.6).abs() < 0.05, "{square}");
+    let pressure_field = "[model]\nkind = \"pressure_field\"\n[sim]\nduration = 0.1\n[[body]]\nname = \"ground\"\nfixed = true\nshape = { type = \"halfspace\" }\ncontact = { friction = 0.5 }\n[[body]]\nname = \"box\"\nmass = 1.0\nposition = [0.0, 0.0, 0.05]\nangular_velocity = [0.0, 0.0, 10.0]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }\ncontact = { friction = 0.5, compliance = \"compliant\", hydroelastic_modulus = 1e7, resolution = 0.05 }\n";
+    let (rows, o) = run_scene(pressure_field, "box");
+    let (t, y) = rows.iter().find(|(t, _)| *t >= 0.02 - 1e-12).unwrap();
+    let measured = (10.0 - y[o + 12]) / t;
+    assert!((measured - square).abs() < 0.02 * square, "pressure field: {measured} rad/s² against {square}");
 }
 
 #[test]
@@ -338,7 +348,7 @@ fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
     assert!(drift < 1e-3, "the top box moved {drift} m in 2 s");
     // From a cold start every step's solve reaches the tolerance within 100 sweeps (the
     // residual, not only the count): about 50 with the over-relaxed sweeps. The point-contact
-    // baseline (four points per face) needs at least ten times as many (about 600).
+    // baseline (four points per face) needs at least ten times as many (about 1000).
     let cold_sweeps = |formulation: &str| -> Vec<f64> {
         let cold = text
             .replace(
