@@ -6,7 +6,8 @@ use super::intersection::{
     IntersectionFaces, IntersectionMoments, convex_convex_faces, convex_half_space_faces, sphere_half_space,
 };
 use super::polytope::Polytope;
-use crate::geometry::{GeometryError, Shape, mesher};
+use super::tet_solid::{TetSolid, solid_half_space, solid_solid};
+use crate::geometry::{GeometryError, MeshData, Shape, mesher, tet_mesher};
 use crate::math::{Isometry3, Plane, Point3, Vector3};
 
 /// A body's contact geometry in its own frame.
@@ -18,6 +19,8 @@ pub enum Volume6dShape {
     Sphere { radius: f64, hull: Option<Polytope> },
     /// A convex polytope.
     Convex(Polytope),
+    /// A closed mesh as tets (a tet file's own, or its surface meshed inside).
+    Mesh(TetSolid),
     /// A rigid union of parts (spheres and convex polytopes) at poses in the body frame that
     /// touch but do not overlap.
     Compound(Vec<(Isometry3, Volume6dShape)>),
@@ -30,10 +33,6 @@ pub enum Volume6dShapeError {
         "a {shape} needs `contact.resolution` under volume6d (it is tessellated into a convex polytope at that edge length); add e.g. resolution = 0.01"
     )]
     NeedsResolution { shape: &'static str },
-    #[error(
-        "shape `mesh` is not supported by volume6d yet; use box, sphere, convex or a convex primitive (cylinder, capsule, ellipsoid, cone)"
-    )]
-    GeneralMesh,
     #[error(
         "parts {first} and {second} of the compound overlap by {volume:.3e} m³: the 6D model would count that volume twice; make the parts touch without overlapping"
     )]
@@ -57,7 +56,13 @@ impl Volume6dShape {
             Shape::Box { .. } | Shape::Convex { .. } => {
                 Ok(Volume6dShape::Convex(Polytope::from_mesh(&mesher::surface_mesh(shape, None)?)))
             }
-            Shape::Mesh { .. } => Err(Volume6dShapeError::GeneralMesh),
+            Shape::Mesh { data, .. } => Ok(Volume6dShape::Mesh(match data {
+                MeshData::Tets { mesh, .. } => TetSolid::from_tet_mesh(mesh),
+                MeshData::Surface(surface) => {
+                    let r = resolution.unwrap_or_else(|| tet_mesher::default_resolution(surface));
+                    TetSolid::from_tet_mesh(&tet_mesher::mesh_interior(surface, r)?.mesh)
+                }
+            })),
             Shape::Compound { parts } => {
                 let mut out = Vec::with_capacity(parts.len());
                 for part in parts {
@@ -83,6 +88,7 @@ impl Volume6dShape {
                 .as_ref()
                 .map_or(*radius, |m| m.vertices.iter().map(|p| p.coords.norm()).fold(*radius, f64::max)),
             Volume6dShape::Convex(m) => m.vertices.iter().map(|p| p.coords.norm()).fold(0.0, f64::max),
+            Volume6dShape::Mesh(m) => m.radius,
             Volume6dShape::Compound(parts) => parts
                 .iter()
                 .map(|(pose, part)| pose.translation.vector.norm() + part.bounding_radius())
@@ -95,7 +101,7 @@ impl Volume6dShape {
         match self {
             Volume6dShape::Convex(m) => Some(m),
             Volume6dShape::Sphere { hull, .. } => hull.as_ref(),
-            Volume6dShape::HalfSpace | Volume6dShape::Compound(_) => None,
+            Volume6dShape::HalfSpace | Volume6dShape::Mesh(_) | Volume6dShape::Compound(_) => None,
         }
     }
 }
@@ -210,6 +216,17 @@ pub fn pair_faces(
         (HalfSpace, HalfSpace) => return Err(Volume6dPairError::TwoHalfSpaces),
         (Sphere { .. }, HalfSpace) | (HalfSpace, Sphere { .. }) => None,
         (Compound(_), _) | (_, Compound(_)) => return Err(Volume6dPairError::CompoundFaces),
+        (Mesh(m), HalfSpace) => solid_half_space(m, pose_a, &plane(pose_b)),
+        (HalfSpace, Mesh(m)) => solid_half_space(m, pose_b, &plane(pose_a)).map(IntersectionFaces::swapped),
+        (Mesh(ma), Mesh(mb)) => solid_solid(ma, pose_a, mb, pose_b),
+        (Mesh(m), other) => {
+            let hull = other.hull().ok_or(Volume6dPairError::SphereNeedsResolution)?;
+            solid_solid(m, pose_a, &TetSolid::from_polytope(hull), pose_b)
+        }
+        (other, Mesh(m)) => {
+            let hull = other.hull().ok_or(Volume6dPairError::SphereNeedsResolution)?;
+            solid_solid(&TetSolid::from_polytope(hull), pose_a, m, pose_b)
+        }
         (Convex(m), HalfSpace) => convex_half_space_faces(&m.placed(pose_a), &plane(pose_b)),
         (HalfSpace, Convex(m)) => {
             convex_half_space_faces(&m.placed(pose_b), &plane(pose_a)).map(IntersectionFaces::swapped)

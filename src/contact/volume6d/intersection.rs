@@ -119,13 +119,26 @@ pub struct IntersectionFaces {
     pub faces: Vec<Vec<Point3>>,
     /// Whether face k lies on the second body's surface (else on the first's).
     pub on_second: Vec<bool>,
+    /// Whether face k lies inside its body (a tet face shared by two tets of a mesh): it bounds a
+    /// piece of the intersection, not the intersection.
+    pub internal: Vec<bool>,
     pub gradient: Vector3,
 }
 
 impl IntersectionFaces {
-    /// The moments of the polyhedron; `None` when it encloses no volume.
+    /// The moments of the polyhedron (of the pieces, for a mesh: their volumes add, and the
+    /// footprint is taken over the faces that are not internal); `None` when it encloses no
+    /// volume.
     pub fn moments(&self) -> Option<IntersectionMoments> {
-        intersection_moments(&self.faces, self.gradient)
+        intersection_moments(&self.faces, &self.internal, self.gradient)
+    }
+
+    /// Adds the pieces of `other` (a disjoint part of the same intersection).
+    pub fn append(&mut self, mut other: IntersectionFaces) {
+        self.faces.append(&mut other.faces);
+        self.on_second.append(&mut other.on_second);
+        self.internal.append(&mut other.internal);
+        self.gradient += other.gradient;
     }
 
     /// The same polyhedron with the bodies' roles swapped.
@@ -156,7 +169,8 @@ pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<
     let mut faces: Vec<Vec<Point3>> = Vec::with_capacity(hull.shape.faces.len() + 1);
     // Where the hull's edges cross the plane: the section polygon's corners.
     let mut section: Vec<Point3> = Vec::new();
-    for face in &hull.shape.faces {
+    let mut internal = Vec::with_capacity(hull.shape.faces.len() + 1);
+    for (f, face) in hull.shape.faces.iter().enumerate() {
         let mut kept = Vec::with_capacity(face.len() + 1);
         for k in 0..face.len() {
             let (i, j) = (face[k] as usize, face[(k + 1) % face.len()] as usize);
@@ -174,6 +188,7 @@ pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<
         }
         if kept.len() >= 3 {
             faces.push(kept);
+            internal.push(hull.shape.is_internal(f));
         }
     }
     // Vertices lying in the plane belong to the section too.
@@ -191,8 +206,9 @@ pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<
     if cap.len() >= 3 {
         faces.push(cap);
         on_second.push(true);
+        internal.push(false);
     }
-    Some(IntersectionFaces { faces, on_second, gradient: -n * cap_area })
+    Some(IntersectionFaces { faces, on_second, internal, gradient: -n * cap_area })
 }
 
 /// The intersection of two closed convex polytopes (outward triangles, world frame): each
@@ -232,13 +248,16 @@ pub fn convex_convex_faces(a: &Placed<'_>, b: &Placed<'_>) -> Option<Intersectio
             if poly.len() < 3 {
                 continue;
             }
-            if from_a {
+            let internal = mesh.shape.is_internal(k);
+            // Internal faces of a's pieces come in opposite pairs: they add nothing.
+            if from_a && !internal {
                 for k in 1..poly.len() - 1 {
                     out.gradient += (poly[k] - poly[0]).cross(&(poly[k + 1] - poly[0])) * 0.5;
                 }
             }
             out.faces.push(poly.to_vec());
             out.on_second.push(!from_a);
+            out.internal.push(internal);
         }
     }
     if out.faces.is_empty() {
@@ -320,13 +339,18 @@ fn polygon_area(points: &[Point3], n: &Vector3) -> f64 {
 
 /// The moments of the closed polyhedron bounded by outward, counter-clockwise convex `faces`
 /// (each fanned into triangles), with the volume gradient; `None` when it encloses no volume.
-fn intersection_moments(faces: &[Vec<Point3>], gradient: Vector3) -> Option<IntersectionMoments> {
+fn intersection_moments(
+    faces: &[Vec<Point3>],
+    internal: &[bool],
+    gradient: Vector3,
+) -> Option<IntersectionMoments> {
     let triangles = faces.iter().flat_map(|f| (1..f.len() - 1).map(move |k| [f[0], f[k], f[k + 1]]));
     let m = solid_moments(&mean_point(faces.iter().flatten()), triangles);
     if m.volume.is_nan() || m.volume <= 0.0 {
         return None;
     }
-    let (surface_centroid, surface_covariance) = surface_moments(faces, &gradient)?;
+    let outer = faces.iter().zip(internal).filter(|(_, i)| !**i).map(|(f, _)| f);
+    let (surface_centroid, surface_covariance) = surface_moments(outer, &gradient)?;
     Some(IntersectionMoments {
         volume: m.volume,
         centroid: m.centroid,
@@ -341,9 +365,12 @@ fn intersection_moments(faces: &[Vec<Point3>], gradient: Vector3) -> Option<Inte
 /// `direction` ([`IntersectionMoments::surface_covariance`]); fanned into triangles: a triangle
 /// of weight A and corners p_i has ∫x dA = A·Σp_i/3 and ∫x xᵀ dA = A/12·(Σ p_i p_iᵀ + Σp_i·Σp_iᵀ).
 /// About a point of the faces, for round-off.
-fn surface_moments(faces: &[Vec<Point3>], direction: &Vector3) -> Option<(Point3, Matrix3)> {
+fn surface_moments<'a>(
+    faces: impl Iterator<Item = &'a Vec<Point3>> + Clone,
+    direction: &Vector3,
+) -> Option<(Point3, Matrix3)> {
     let axis = direction.try_normalize(0.0)?;
-    let origin = faces.first()?.first()?.coords;
+    let origin = faces.clone().next()?.first()?.coords;
     let (mut area, mut first, mut second) = (0.0, Vector3::zeros(), Matrix3::zeros());
     for f in faces {
         for k in 1..f.len().saturating_sub(1) {

@@ -12,3 +12,4 @@ pub mod patch;
 pub mod points;
 pub mod polytope;
 pub mod projection;
+pub mod tet_solid;

@@ -14,7 +14,10 @@ use crate::math::{Matrix3, Plane, Point3, Vector3};
 /// space (a cap: no vertices; `faces` is `None`) has one point, the patch centre.
 pub fn contact_points(faces: Option<&IntersectionFaces>, patch: &Patch) -> Vec<Point3> {
     let Some(faces) = faces else { return vec![patch.origin] };
-    let planes: Vec<Option<Plane>> = faces.faces.iter().map(|f| face_plane(f)).collect();
+    // Internal faces (between a mesh's tets) bound pieces, not the intersection: left out.
+    let internal = |k: usize| faces.internal.get(k).copied().unwrap_or(false);
+    let planes: Vec<Option<Plane>> =
+        faces.faces.iter().enumerate().map(|(k, f)| if internal(k) { None } else { face_plane(f) }).collect();
     let all = faces.faces.iter().flatten();
     let first = faces.faces.first().and_then(|f| f.first()).copied().unwrap_or(patch.origin);
     let size = all.fold(0.0_f64, |m, p| m.max((p - first).norm()));
@@ -22,7 +25,7 @@ pub fn contact_points(faces: Option<&IntersectionFaces>, patch: &Patch) -> Vec<P
     let mut points: Vec<Point3> = Vec::new();
     for (k, face) in faces.faces.iter().enumerate() {
         let facing = planes[k].is_some_and(|pl| pl.normal.dot(&patch.normal) > 1e-6);
-        if !faces.on_second[k] || !facing {
+        if !faces.on_second[k] || !facing || internal(k) {
             continue;
         }
         for p in face {

@@ -13,6 +13,9 @@ pub struct Polytope {
     pub faces: Vec<Vec<u32>>,
     /// Each face's plane (outward unit normal).
     pub planes: Vec<Plane>,
+    /// Faces inside the body (a tet's face shared with another tet of its mesh): they bound a
+    /// piece of the intersection but not the intersection itself. Empty: none.
+    pub internal: Vec<bool>,
 }
 
 /// A polytope at a pose: world vertices and planes; the faces are the shape's.
@@ -54,7 +57,32 @@ impl Polytope {
         }
         let faces =
             members.iter().zip(&planes).map(|(m, pl)| hull_in_plane(&mesh.vertices, m, &pl.normal)).collect();
-        Polytope { vertices: mesh.vertices.clone(), faces, planes }
+        Polytope { vertices: mesh.vertices.clone(), faces, planes, internal: Vec::new() }
+    }
+
+    /// A positively oriented tet (corners p0…p3) whose face `i` (opposite corner `i`) is inside
+    /// its body where `internal[i]`.
+    pub fn tet(p: [Point3; 4], internal: [bool; 4]) -> Polytope {
+        // Face i, counter-clockwise seen from outside for a positive tet.
+        const FACES: [[u32; 3]; 4] = [[1, 2, 3], [0, 3, 2], [0, 1, 3], [0, 2, 1]];
+        let planes = FACES
+            .iter()
+            .map(|f| {
+                let [a, b, c] = f.map(|v| p[v as usize]);
+                Plane::through(&a, (b - a).cross(&(c - a)).try_normalize(0.0).unwrap_or_else(Vector3::z))
+            })
+            .collect();
+        Polytope {
+            vertices: p.to_vec(),
+            faces: FACES.iter().map(|f| f.to_vec()).collect(),
+            planes,
+            internal: internal.to_vec(),
+        }
+    }
+
+    /// Whether face `k` is inside the body.
+    pub fn is_internal(&self, k: usize) -> bool {
+        self.internal.get(k).copied().unwrap_or(false)
     }
 
     /// The polytope at `pose`.
