@@ -552,4 +552,59 @@ mod tests {
         assert!((m.volume - 0.15 * 0.2 * 0.2).abs() < 1e-15, "{}", m.volume);
         assert!((m.centroid - Point3::new(0.025, 0.0, 0.0)).norm() < 1e-15);
     }
+
+    #[test]
+    fn a_box_turned_about_the_vertical_meets_a_box_in_an_octagonal_prism() {
+        // Two boxes of side s in x and y, one turned 45° about z: their overlap in plan is the
+        // regular octagon of inradius s/2 (area 2(√2 − 1)s², per-axis variance
+        // (r²/4)(1 + tan²(π/8)/3)), over the heights' overlap h.
+        let s_ = 0.2;
+        let a = box_hull([s_, s_, 0.1], &Isometry3::identity());
+        let turned = Isometry3::from_parts(
+            Translation3::new(0.0, 0.0, 0.08),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4),
+        );
+        let b = box_hull([s_, s_, 0.1], &turned);
+        let m = convex_convex(&b, &a).unwrap();
+        let h = 0.02;
+        let area = 2.0 * (2f64.sqrt() - 1.0) * s_ * s_;
+        assert!((m.volume - area * h).abs() < 1e-14, "{} vs {}", m.volume, area * h);
+        assert!((m.centroid - Point3::new(0.0, 0.0, 0.04)).norm() < 1e-14);
+        let r = s_ / 2.0;
+        let t = (std::f64::consts::PI / 8.0).tan();
+        let plan = r * r / 4.0 * (1.0 + t * t / 3.0);
+        let expected = Matrix3::from_diagonal(&Vector3::new(plan, plan, h * h / 12.0));
+        assert!((m.covariance - expected).abs().max() < 1e-14, "{}", m.covariance);
+        let vol = |x: Vector3| {
+            let moved = Isometry3::translation(x.x, x.y, x.z) * turned;
+            convex_convex(&box_hull([s_, s_, 0.1], &moved), &a).unwrap().volume
+        };
+        assert_gradient_matches(&m.gradient, 1e-6 * m.gradient.norm(), vol);
+    }
+
+    #[test]
+    fn a_box_edge_pressed_into_a_box_face_cuts_a_triangular_prism() {
+        // Box a (length L along x) turned 45° about x, its lower edge δ into the top face of a
+        // larger box b: the overlap is a prism of the triangle (±δ, 0), (0, −δ) in (y, z) below
+        // the face: volume δ²·L, centroid δ/3 below the face, variances L²/12, δ²/6, δ²/18.
+        let (l, w, delta) = (0.1, 0.06, 0.004);
+        let b = box_hull([0.5, 0.5, 0.2], &Isometry3::identity());
+        let half_diagonal = w / 2.0 * 2f64.sqrt();
+        let pose = Isometry3::from_parts(
+            Translation3::new(0.0, 0.0, 0.1 + half_diagonal - delta),
+            UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_4),
+        );
+        let a = box_hull([l, w, w], &pose);
+        let m = convex_convex(&a, &b).unwrap();
+        assert!((m.volume - delta * delta * l).abs() < 1e-9 * delta * delta * l, "{}", m.volume);
+        assert!((m.centroid - Point3::new(0.0, 0.0, 0.1 - delta / 3.0)).norm() < 1e-12, "{}", m.centroid);
+        let expected =
+            Matrix3::from_diagonal(&Vector3::new(l * l / 12.0, delta * delta / 6.0, delta * delta / 18.0));
+        assert!((m.covariance - expected).abs().max() < 1e-12, "{}", m.covariance);
+        let vol = |x: Vector3| {
+            let moved = Isometry3::translation(x.x, x.y, x.z) * pose;
+            convex_convex(&box_hull([l, w, w], &moved), &b).unwrap().volume
+        };
+        assert_gradient_matches(&m.gradient, 1e-6 * m.gradient.norm(), vol);
+    }
 }
