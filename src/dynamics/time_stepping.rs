@@ -304,8 +304,7 @@ fn sweep_pairs(
     velocity: &mut [Vector6<f64>],
     settings: &Volume6dSettings,
 ) -> SolverReport {
-    let mut report = SolverReport { unknowns: 6 * constraints.len(), ..SolverReport::default() };
-    for sweep in 1..=settings.iterations.max(1) {
+    sweep_until(settings, 6 * constraints.len(), |sweep| {
         let mut change = 0.0;
         for c in constraints.iter_mut() {
             let mut e = c.driven;
@@ -325,8 +324,21 @@ fn sweep_pairs(
             change += delta.norm_squared();
             c.lambda = new;
         }
-        report.sweeps = sweep;
-        report.residual = change.sqrt();
+        change
+    })
+}
+
+/// Sweeps (`sweep(k)` runs sweep k and returns the squared 2-norm of its update) until an
+/// update's norm is below `tolerance` or after `iterations`.
+fn sweep_until(
+    settings: &Volume6dSettings,
+    unknowns: usize,
+    mut sweep: impl FnMut(usize) -> f64,
+) -> SolverReport {
+    let mut report = SolverReport { unknowns, ..SolverReport::default() };
+    for k in 1..=settings.iterations.max(1) {
+        report.sweeps = k;
+        report.residual = sweep(k).sqrt();
         if report.residual < settings.tolerance {
             break;
         }
@@ -342,8 +354,7 @@ fn sweep_points(
     settings: &Volume6dSettings,
 ) -> SolverReport {
     let unknowns = 3 * constraints.iter().map(|c| c.points.len()).sum::<usize>();
-    let mut report = SolverReport { unknowns, ..SolverReport::default() };
-    for sweep in 1..=settings.iterations.max(1) {
+    let report = sweep_until(settings, unknowns, |sweep| {
         let mut change = 0.0;
         for c in constraints.iter_mut() {
             let mu = c.geometry.friction;
@@ -362,12 +373,8 @@ fn sweep_points(
                 r.lambda = new;
             }
         }
-        report.sweeps = sweep;
-        report.residual = change.sqrt();
-        if report.residual < settings.tolerance {
-            break;
-        }
-    }
+        change
+    });
     for c in constraints.iter_mut() {
         let (mut force, mut torque) = (Vector3::zeros(), Vector3::zeros());
         for r in &c.points {
