@@ -31,7 +31,7 @@ use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSetti
 use crate::contact::volume6d::projection::{Ellipse, project};
 use crate::math::{Matrix3, Point3, UnitQuaternion, Vector3, Wrench};
 use crate::scene::Volume6dFormulation;
-use nalgebra::{Matrix6, SMatrix, Vector6};
+use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 use rayon::prelude::*;
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
@@ -58,11 +58,8 @@ struct Constraint {
     geometry: PairGeometry,
     /// Contact frame: columns u, w, n.
     frame: Matrix3,
-    /// J and M⁻¹·Jᵀ for each body that moves under the impulse (free bodies).
-    parts: Vec<(usize, Matrix6<f64>, Matrix6<f64>)>,
-    /// The relative velocity of the bodies that the impulses do not move (kinematic ones).
-    driven: Vector6<f64>,
-    s: Matrix6<f64>,
+    /// The six rows (force, then torque, at the patch centre).
+    rows: Rows<6>,
     s_lu: nalgebra::LU<f64, nalgebra::U6, nalgebra::U6>,
     /// The pair's impulse at the patch centre (frame coordinates: force, torque).
     lambda: Vector6<f64>,
@@ -75,10 +72,65 @@ struct Constraint {
 struct PointRow {
     /// The point's offset from the patch centre (frame coordinates).
     offset: Vector3,
-    parts: Vec<(usize, SMatrix<f64, 3, 6>, SMatrix<f64, 6, 3>)>,
-    driven: Vector3,
-    s: Matrix3,
+    rows: Rows<3>,
     lambda: Vector3,
+}
+
+/// The first N rows (u, w, n, then the torques) of a pair's relative spatial velocity at a
+/// point, in the pair's frame: J and M⁻¹·Jᵀ of each body the impulses move (free bodies), the
+/// relative velocity of the ones they do not (kinematic), and the block S = Σ J·M⁻¹·Jᵀ.
+struct Rows<const N: usize> {
+    parts: Vec<(usize, SMatrix<f64, N, 6>, SMatrix<f64, 6, N>)>,
+    driven: SVector<f64, N>,
+    s: SMatrix<f64, N, N>,
+}
+
+impl<const N: usize> Rows<N> {
+    /// The rows of pair `(a, b)` (a's velocity relative to b's) at `at`, frame `frame`.
+    fn new(
+        frame: &Matrix3,
+        at: &Point3,
+        (a, b): (usize, usize),
+        bodies: &Bodies,
+        velocity: &[Vector6<f64>],
+    ) -> Self {
+        let mut rows = Rows { parts: Vec::new(), driven: SVector::zeros(), s: SMatrix::zeros() };
+        for (body, sign) in [(a, 1.0), (b, -1.0)] {
+            let j: SMatrix<f64, N, 6> =
+                jacobian(frame, &(at - bodies.com[body]), sign).fixed_rows::<N>(0).into();
+            match bodies.inverse_mass[body] {
+                Some((m_inv, i_inv)) => {
+                    let w = block_diag(m_inv, &i_inv) * j.transpose();
+                    rows.s += j * w;
+                    rows.parts.push((body, j, w));
+                }
+                None => rows.driven += j * velocity[body],
+            }
+        }
+        rows
+    }
+
+    /// The rows' velocity at the bodies' `velocity`.
+    fn error(&self, velocity: &[Vector6<f64>]) -> SVector<f64, N> {
+        let mut e = self.driven;
+        for (body, j, _) in &self.parts {
+            e += j * velocity[*body];
+        }
+        e
+    }
+
+    /// Applies impulse `delta` on these rows to the bodies' `velocity`.
+    fn apply(&self, velocity: &mut [Vector6<f64>], delta: &SVector<f64, N>) {
+        for (body, _, w) in &self.parts {
+            velocity[*body] += w * delta;
+        }
+    }
+}
+
+/// Each body's centre of mass and inverse mass and inertia (`None`: not moved by impulses).
+struct Bodies {
+    com: Vec<Point3>,
+    inverse_mass: Vec<Option<(f64, Matrix3)>>,
 }
 
 /// Advances `y` from `t` by `dt`; `contacts` receives each touching pair's mean wrench over the
@@ -95,13 +147,12 @@ pub fn step(
     let poses = world.poses(t, y);
     let n = world.bodies.len();
     // Centre of mass, V* and M⁻¹ of each body (free bodies; others: their prescribed motion).
-    let mut com = vec![Point3::origin(); n];
+    let mut bodies = Bodies { com: vec![Point3::origin(); n], inverse_mass: vec![None; n] };
     let mut velocity = vec![Vector6::<f64>::zeros(); n];
-    let mut inverse_mass: Vec<Option<(f64, Matrix3)>> = vec![None; n];
     for (i, body) in world.bodies.iter().enumerate() {
         let (pose, twist) = &poses[i];
         let r = pose.rotation * body.com.coords;
-        com[i] = Point3::from(pose.translation.vector + r);
+        bodies.com[i] = Point3::from(pose.translation.vector + r);
         let mut v = twist.linear + twist.angular.cross(&r);
         let mut w = twist.angular;
         if world.layout.offset[i].is_some() {
@@ -109,7 +160,7 @@ pub fn step(
             let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
             v += dt * (world.gravity + body.force / body.mass);
             w += dt * (inverse * (body.torque - w.cross(&(inertia * w))));
-            inverse_mass[i] = Some((1.0 / body.mass, inverse));
+            bodies.inverse_mass[i] = Some((1.0 / body.mass, inverse));
         }
         velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
     }
@@ -120,42 +171,22 @@ pub fn step(
         let Some(geometry) = geometry else { return Ok(None) };
         let p = &geometry.patch;
         let frame = Matrix3::from_columns(&[p.u, p.w, p.normal]);
-        let mut parts = Vec::new();
-        let mut driven = Vector6::zeros();
-        let mut s = Matrix6::zeros();
-        for (body, sign) in [(a, 1.0), (b, -1.0)] {
-            let j = jacobian(&frame, &(p.origin - com[body]), sign);
-            match inverse_mass[body] {
-                Some((m_inv, i_inv)) => {
-                    let w = block_diag(m_inv, &i_inv) * j.transpose();
-                    s += j * w;
-                    parts.push((body, j, w));
-                }
-                None => driven += j * velocity[body],
-            }
-        }
+        let rows = Rows::<6>::new(&frame, &p.origin, (a, b), &bodies, &velocity);
         let points = match settings.formulation {
             Volume6dFormulation::SixD => Vec::new(),
             Volume6dFormulation::Points => {
                 let at = model.points((a, b), &poses, p).map_err(|e| pair_error(world, t, (a, b), e))?;
                 at.iter()
-                    .map(|x| point_row(&frame, p.origin, x, (a, b), &com, &inverse_mass, &velocity))
+                    .map(|x| PointRow {
+                        offset: frame.transpose() * (x - p.origin),
+                        rows: Rows::new(&frame, x, (a, b), &bodies, &velocity),
+                        lambda: Vector3::zeros(),
+                    })
                     .collect()
             }
         };
-        let s_lu = s.lu();
-        Ok(Some(Constraint {
-            a,
-            b,
-            geometry,
-            frame,
-            parts,
-            driven,
-            s,
-            s_lu,
-            lambda: Vector6::zeros(),
-            points,
-        }))
+        let s_lu = rows.s.lu();
+        Ok(Some(Constraint { a, b, geometry, frame, rows, s_lu, lambda: Vector6::zeros(), points }))
     };
     let candidates = model.candidate_pairs(&poses);
     let built: Vec<_> = if candidates.len() > 1 {
@@ -179,17 +210,13 @@ pub fn step(
                     let f = rt * force;
                     let tau = rt * (torque - origin.coords.cross(force));
                     c.lambda = Vector6::new(f.x, f.y, f.z, tau.x, tau.y, tau.z);
-                    for (body, _, w) in &c.parts {
-                        velocity[*body] += w * c.lambda;
-                    }
+                    c.rows.apply(&mut velocity, &c.lambda);
                 }
             } else if let Some(last) = warm_points.get(&(c.a, c.b)).filter(|l| l.len() == c.points.len()) {
                 // The same number of points: the same vertices, in the same order.
                 for (r, force) in c.points.iter_mut().zip(last) {
                     r.lambda = rt * force;
-                    for (body, _, w) in &r.parts {
-                        velocity[*body] += w * r.lambda;
-                    }
+                    r.rows.apply(&mut velocity, &r.lambda);
                 }
             }
         }
@@ -212,17 +239,17 @@ pub fn step(
         for _ in 0..settings.iterations.max(1) {
             let mut change = 0.0_f64;
             for (k, c) in constraints.iter().enumerate() {
-                let s_nn = c.s[(2, 2)];
+                let s_nn = c.rows.s[(2, 2)];
                 if s_nn <= 0.0 {
                     continue;
                 }
                 let mut v_n = -bias[k];
-                for (body, j, _) in &c.parts {
+                for (body, j, _) in &c.rows.parts {
                     v_n += (j.row(2) * pseudo[*body])[0];
                 }
                 let new = (normal[k] - v_n / s_nn).max(0.0);
                 let delta = new - normal[k];
-                for (body, _, w) in &c.parts {
+                for (body, _, w) in &c.rows.parts {
                     pseudo[*body] += w.column(2) * delta;
                 }
                 normal[k] = new;
@@ -307,20 +334,16 @@ fn sweep_pairs(
     sweep_until(settings, 6 * constraints.len(), |sweep| {
         let mut change = 0.0;
         for c in constraints.iter_mut() {
-            let mut e = c.driven;
-            for (body, j, _) in &c.parts {
-                e += j * velocity[*body];
-            }
+            let e = c.rows.error(velocity);
             let Some(step) = c.s_lu.solve(&e) else { continue };
             let fixed = c.lambda - step * if sweep == 1 { 1.0 } else { OVER_RELAXATION };
             let patch = &c.geometry.patch;
             let ellipse = Ellipse { a: patch.semi_axes.0, b: patch.semi_axes.1 };
-            let others = e - c.s * c.lambda;
-            let (new, _) = project(&c.s, &others, &fixed, ellipse, c.geometry.friction, settings.spin_limit);
+            let others = e - c.rows.s * c.lambda;
+            let (new, _) =
+                project(&c.rows.s, &others, &fixed, ellipse, c.geometry.friction, settings.spin_limit);
             let delta = new - c.lambda;
-            for (body, _, w) in &c.parts {
-                velocity[*body] += w * delta;
-            }
+            c.rows.apply(velocity, &delta);
             change += delta.norm_squared();
             c.lambda = new;
         }
@@ -359,16 +382,11 @@ fn sweep_points(
         for c in constraints.iter_mut() {
             let mu = c.geometry.friction;
             for r in &mut c.points {
-                let mut e = r.driven;
-                for (body, j, _) in &r.parts {
-                    e += j * velocity[*body];
-                }
+                let e = r.rows.error(velocity);
                 let relax = if sweep == 1 { 1.0 } else { OVER_RELAXATION };
-                let new = point_update(&r.s, &e, &r.lambda, mu, relax);
+                let new = point_update(&r.rows.s, &e, &r.lambda, mu, relax);
                 let delta = new - r.lambda;
-                for (body, _, w) in &r.parts {
-                    velocity[*body] += w * delta;
-                }
+                r.rows.apply(velocity, &delta);
                 change += delta.norm_squared();
                 r.lambda = new;
             }
@@ -408,32 +426,6 @@ fn point_update(s: &Matrix3, e: &Vector3, lambda: &Vector3, mu: f64, relax: f64)
         t *= limit / t.norm();
     }
     Vector3::new(t.x, t.y, normal)
-}
-
-/// The rows of a point contact at `at` of pair `(a, b)` whose frame is `frame` at `origin`.
-fn point_row(
-    frame: &Matrix3,
-    origin: Point3,
-    at: &Point3,
-    (a, b): (usize, usize),
-    com: &[Point3],
-    inverse_mass: &[Option<(f64, Matrix3)>],
-    velocity: &[Vector6<f64>],
-) -> PointRow {
-    let mut parts = Vec::new();
-    let (mut driven, mut s) = (Vector3::zeros(), Matrix3::zeros());
-    for (body, sign) in [(a, 1.0), (b, -1.0)] {
-        let j: SMatrix<f64, 3, 6> = jacobian(frame, &(at - com[body]), sign).fixed_rows::<3>(0).into();
-        match inverse_mass[body] {
-            Some((m_inv, i_inv)) => {
-                let w = block_diag(m_inv, &i_inv) * j.transpose();
-                s += j * w;
-                parts.push((body, j, w));
-            }
-            None => driven += j * velocity[body],
-        }
-    }
-    PointRow { offset: frame.transpose() * (at - origin), parts, driven, s, lambda: Vector3::zeros() }
 }
 
 /// A pair's geometry error as a step's error.
