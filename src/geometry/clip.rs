@@ -2,7 +2,7 @@
 //!
 //! Everything here keeps the *inside* of a plane, where `plane.signed(x) ≤ 0`.
 
-use crate::math::{Plane, Point3};
+use crate::math::{Plane, Point3, Vector3};
 
 /// Most vertices a clipped polygon can have here: a triangle clipped by a tet's four planes has
 /// at most 7, a tet section (4) clipped by four planes at most 8; a margin for round-off.
@@ -84,18 +84,12 @@ impl Polygon {
         }
         let mut out = [Point3::origin(); MAX_POLYGON_VERTICES];
         let mut m = 0;
-        for i in 0..n {
-            let j = if i + 1 == n { 0 } else { i + 1 };
-            let (di, dj) = (d[i], d[j]);
-            if di <= 0.0 && m < MAX_POLYGON_VERTICES {
-                out[m] = self.points[i];
+        clip_with(&self.points[..n], &d[..n], |x| {
+            if m < MAX_POLYGON_VERTICES {
+                out[m] = x;
                 m += 1;
             }
-            if ((di < 0.0 && dj > 0.0) || (di > 0.0 && dj < 0.0)) && m < MAX_POLYGON_VERTICES {
-                out[m] = edge_point(&self.points[i], &self.points[j], di, dj);
-                m += 1;
-            }
-        }
+        });
         if m < 3 {
             self.len = 0;
             return false;
@@ -104,6 +98,34 @@ impl Polygon {
         self.len = m;
         true
     }
+}
+
+/// One plane's Sutherland–Hodgman step on a convex polygon of any size: its corners inside
+/// (`d ≤ 0`, `d` the signed distances) and the points where its edges cross, in order, to `push`.
+#[inline]
+pub fn clip_with(points: &[Point3], d: &[f64], mut push: impl FnMut(Point3)) {
+    let n = points.len();
+    for i in 0..n {
+        let j = if i + 1 == n { 0 } else { i + 1 };
+        let (di, dj) = (d[i], d[j]);
+        if di <= 0.0 {
+            push(points[i]);
+        }
+        if (di < 0.0 && dj > 0.0) || (di > 0.0 && dj < 0.0) {
+            push(edge_point(&points[i], &points[j], di, dj));
+        }
+    }
+}
+
+/// The area vector of a planar polygon (half the sum of its fan's cross products): its normal
+/// times its area, counter-clockwise corners giving the normal they turn about.
+#[inline]
+pub fn area_vector(points: &[Point3]) -> Vector3 {
+    let mut twice = Vector3::zeros();
+    for k in 1..points.len().saturating_sub(1) {
+        twice += (points[k] - points[0]).cross(&(points[k + 1] - points[0]));
+    }
+    twice * 0.5
 }
 
 /// The point where the segment (a, b) crosses the plane, given the signed distances of its ends

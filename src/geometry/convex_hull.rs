@@ -9,6 +9,37 @@ use std::collections::HashMap;
 /// sliver faces nor make the hull depend on round-off.
 const REL_TOL: f64 = 1e-10;
 
+/// The indices of the `points` (lying in a plane of normal `normal`) that are corners of their
+/// convex hull, counter-clockwise about `normal` (monotone chain). Duplicates and corners on an
+/// edge (turns within round-off of the points' extent) are dropped; fewer than 3 points that
+/// span an area give an empty or degenerate list.
+pub fn convex_order_in_plane(points: &[Point3], normal: &Vector3) -> Vec<usize> {
+    let u = normal.cross(&(if normal.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() })).normalize();
+    let w = normal.cross(&u);
+    let mut pts: Vec<(f64, f64, usize)> =
+        points.iter().enumerate().map(|(i, p)| (p.coords.dot(&u), p.coords.dot(&w), i)).collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let cross = |o: &(f64, f64, usize), a: &(f64, f64, usize), b: &(f64, f64, usize)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let scale = pts.iter().fold(0.0_f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
+    let eps = 1e-12 * scale * scale;
+    let mut hull: Vec<(f64, f64, usize)> = Vec::with_capacity(pts.len() + 1);
+    for pass in 0..2 {
+        let start = hull.len();
+        let ordered: Box<dyn Iterator<Item = &(f64, f64, usize)>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for p in ordered {
+            while hull.len() >= start + 2 && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], p) <= eps {
+                hull.pop();
+            }
+            hull.push(*p);
+        }
+        hull.pop();
+    }
+    hull.into_iter().map(|p| p.2).collect()
+}
+
 /// The convex hull of `points` as a closed, outward-oriented triangle mesh with shared
 /// vertices. Only hull corners become vertices; coplanar facets are split into triangles, never
 /// into degenerate ones. Fails when the points are not finite or span no volume.

@@ -6,6 +6,8 @@
 
 use super::polytope::{Placed, Polytope};
 use crate::geometry::SurfaceMesh;
+use crate::geometry::clip::{area_vector, clip_with};
+use crate::geometry::convex_hull::convex_order_in_plane;
 use crate::geometry::solid_moments::{mean_point, solid_moments};
 use crate::math::{Isometry3, Matrix3, Plane, Point3, Vector3};
 use smallvec::SmallVec;
@@ -202,7 +204,7 @@ pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<
     }
     let mut on_second = vec![false; faces.len()];
     let cap = convex_polygon_in_plane(&section, &n);
-    let cap_area = polygon_area(&cap, &n);
+    let cap_area = area_vector(&cap).dot(&n).abs();
     if cap.len() >= 3 {
         faces.push(cap);
         on_second.push(true);
@@ -251,9 +253,7 @@ pub fn convex_convex_faces(a: &Placed<'_>, b: &Placed<'_>) -> Option<Intersectio
             let internal = mesh.shape.is_internal(k);
             // Internal faces of a's pieces come in opposite pairs: they add nothing.
             if from_a && !internal {
-                for k in 1..poly.len() - 1 {
-                    out.gradient += (poly[k] - poly[0]).cross(&(poly[k + 1] - poly[0])) * 0.5;
-                }
+                out.gradient += area_vector(&poly);
             }
             out.faces.push(poly.to_vec());
             out.on_second.push(!from_a);
@@ -293,48 +293,14 @@ fn clip_polygon(poly: &Polygon, plane: &Plane, out: &mut Polygon) {
         out.extend_from_slice(poly);
         return;
     }
-    for k in 0..poly.len() {
-        let j = (k + 1) % poly.len();
-        if d[k] <= 0.0 {
-            out.push(poly[k]);
-        }
-        if (d[k] < 0.0 && d[j] > 0.0) || (d[k] > 0.0 && d[j] < 0.0) {
-            out.push(crate::geometry::clip::edge_point(&poly[k], &poly[j], d[k], d[j]));
-        }
-    }
+    clip_with(poly, &d, |x| out.push(x));
 }
 
-/// The points (in a plane of normal `n`) ordered counter-clockwise about `n`: the outward face
-/// of the solid below the plane, whose outward normal there is +n.
+/// The points (in a plane of normal `n`) that are corners of their convex hull,
+/// counter-clockwise about `n`: the outward face of the solid below the plane, whose outward
+/// normal there is +n.
 fn convex_polygon_in_plane(points: &[Point3], n: &Vector3) -> Vec<Point3> {
-    if points.len() < 3 {
-        return Vec::new();
-    }
-    let c = Point3::from(points.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / points.len() as f64);
-    let u = n.cross(&(if n.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() })).normalize();
-    let w = n.cross(&u);
-    let mut by_angle: Vec<(f64, Point3)> =
-        points.iter().map(|p| ((p - c).dot(&w).atan2((p - c).dot(&u)), *p)).collect();
-    by_angle.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<Point3> = Vec::with_capacity(by_angle.len());
-    for (_, p) in by_angle {
-        if out.last().is_none_or(|q: &Point3| (p - q).norm() > 0.0) {
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// The area of a planar polygon of normal `n` (either orientation).
-fn polygon_area(points: &[Point3], n: &Vector3) -> f64 {
-    if points.len() < 3 {
-        return 0.0;
-    }
-    let mut twice = 0.0;
-    for k in 1..points.len() - 1 {
-        twice += (points[k] - points[0]).cross(&(points[k + 1] - points[0])).dot(n);
-    }
-    0.5 * twice.abs()
+    convex_order_in_plane(points, n).into_iter().map(|i| points[i]).collect()
 }
 
 /// The moments of the closed polyhedron bounded by outward, counter-clockwise convex `faces`

@@ -4,7 +4,8 @@
 
 use super::intersection::IntersectionFaces;
 use super::patch::Patch;
-use crate::math::{Matrix3, Plane, Point3, Vector3};
+use crate::geometry::clip::area_vector;
+use crate::math::{Matrix3, Plane, Point3};
 
 /// The points of a pair: each vertex of the intersection polyhedron that lies on the second
 /// body's surface where that surface faces the first (outward normal · n > 0, n from the second
@@ -49,13 +50,9 @@ pub fn contact_points(faces: Option<&IntersectionFaces>, patch: &Patch) -> Vec<P
     points
 }
 
-/// The plane of a convex polygon (Newell's normal), `None` when it has no area.
+/// The plane of a convex polygon, `None` when it has no area.
 fn face_plane(face: &[Point3]) -> Option<Plane> {
-    let mut normal = Vector3::zeros();
-    for k in 1..face.len().saturating_sub(1) {
-        normal += (face[k] - face[0]).cross(&(face[k + 1] - face[0]));
-    }
-    Some(Plane::through(&face[0], normal.try_normalize(0.0)?))
+    Some(Plane::through(face.first()?, area_vector(face).try_normalize(0.0)?))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! face are no vertices), and the faces' planes — and the same placed in the world.
 
 use crate::geometry::SurfaceMesh;
+use crate::geometry::convex_hull::convex_order_in_plane;
 use crate::math::{Isometry3, Plane, Point3, Vector3};
 
 /// A closed convex polytope in its body's frame.
@@ -55,8 +56,14 @@ impl Polytope {
                 }
             }
         }
-        let faces =
-            members.iter().zip(&planes).map(|(m, pl)| hull_in_plane(&mesh.vertices, m, &pl.normal)).collect();
+        let faces = members
+            .iter()
+            .zip(&planes)
+            .map(|(m, pl)| {
+                let corners: Vec<Point3> = m.iter().map(|&v| mesh.vertices[v as usize]).collect();
+                convex_order_in_plane(&corners, &pl.normal).into_iter().map(|k| m[k]).collect()
+            })
+            .collect();
         Polytope { vertices: mesh.vertices.clone(), faces, planes, internal: Vec::new() }
     }
 
@@ -109,38 +116,6 @@ impl Placed<'_> {
         };
         outside(&self.planes, &other.vertices) || outside(&other.planes, &self.vertices)
     }
-}
-
-/// The corners among `members` that are vertices of their convex hull in the plane of normal
-/// `n`, counter-clockwise about `n` (monotone chain).
-fn hull_in_plane(vertices: &[Point3], members: &[u32], n: &Vector3) -> Vec<u32> {
-    let u = n.cross(&(if n.x.abs() < 0.9 { Vector3::x() } else { Vector3::y() })).normalize();
-    let w = n.cross(&u);
-    let mut pts: Vec<(f64, f64, u32)> = members
-        .iter()
-        .map(|&i| (vertices[i as usize].coords.dot(&u), vertices[i as usize].coords.dot(&w), i))
-        .collect();
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let cross = |o: &(f64, f64, u32), a: &(f64, f64, u32), b: &(f64, f64, u32)| {
-        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
-    };
-    let scale = pts.iter().fold(0.0_f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
-    // Collinear corners (a fan's centre on an edge, seams) are dropped: turns within round-off.
-    let eps = 1e-12 * scale * scale;
-    let mut hull: Vec<(f64, f64, u32)> = Vec::with_capacity(pts.len() + 1);
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &(f64, f64, u32)>> =
-            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
-        for p in iter {
-            while hull.len() >= start + 2 && cross(&hull[hull.len() - 2], &hull[hull.len() - 1], p) <= eps {
-                hull.pop();
-            }
-            hull.push(*p);
-        }
-        hull.pop();
-    }
-    hull.into_iter().map(|p| p.2).collect()
 }
 
 #[cfg(test)]
