@@ -122,10 +122,9 @@ impl ContactModel {
             ModelKind::Hertz => Ok(ContactModel::Hertz(
                 super::hertz::setup::hertz_model(scene).map_err(ModelSetupError::Hertz)?,
             )),
-            ModelKind::Volume6d => Ok(ContactModel::Volume6d(Volume6dModel::from_scene(
-                scene,
-                super::volume6d::model::Volume6dSettings::from_spec(&scene.model_settings.volume6d),
-            )?)),
+            ModelKind::Volume6d => {
+                Ok(ContactModel::Volume6d(Volume6dModel::from_scene(scene, scene.model_settings.volume6d)?))
+            }
             kind @ ModelKind::Peg => Err(ModelSetupError::NotImplemented(kind)),
         }
     }

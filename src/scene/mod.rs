@@ -17,7 +17,10 @@ mod validate_volume6d;
 
 pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
-pub use model::{ModelKind, ModelSettings, PairSpec, Scene, SimSettings, Volume6dFormulation, Volume6dSpec};
+pub use model::{
+    DEFAULT_PATCH_SCALE, ModelKind, ModelSettings, PairSpec, Scene, SimSettings, SpinLimit,
+    Volume6dFormulation, Volume6dSpec,
+};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;

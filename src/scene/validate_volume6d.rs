@@ -2,7 +2,7 @@
 
 use super::checks;
 use super::raw::RawModel;
-use super::{ModelKind, Place, SceneError, Volume6dFormulation, Volume6dSpec};
+use super::{ModelKind, Place, SceneError, SpinLimit, Volume6dFormulation, Volume6dSpec};
 
 /// The 6D settings of `[model]`; an error names a key given to another model, or a value out
 /// of range with the valid ones.
@@ -63,7 +63,7 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
     }
     match raw.spin_limit.as_deref() {
         None | Some("uniform") => {}
-        Some("corners") => spec.corner_spin_limit = true,
+        Some("corners") => spec.spin_limit = SpinLimit::Corners,
         Some(other) => {
             return Err(invalid(
                 &place,

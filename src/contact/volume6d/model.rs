@@ -5,66 +5,16 @@ use super::body::{
     Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_faces, pair_moments, part_pairs,
 };
 use super::intersection::IntersectionMoments;
-use super::patch::{DEFAULT_PATCH_SCALE, Patch, patch};
+use super::patch::{Patch, patch};
 use super::points::contact_points;
-use super::projection::SpinLimit;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
-use crate::scene::{Scene, Volume6dFormulation};
+use crate::scene::Scene;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// The solver's settings (`[model]` keys of `kind = "volume6d"`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Volume6dSettings {
-    /// One 6D impulse per pair (default) or the point-contact baseline.
-    pub formulation: Volume6dFormulation,
-    /// k: the patch ellipse's semi-axes are √(k·λ) of the tangent covariance (default 3).
-    pub patch_scale: f64,
-    /// Most Gauss–Seidel sweeps per step (default 100).
-    pub iterations: usize,
-    /// A step's sweeps stop when the 2-norm of a sweep's impulse update falls below this (N·s;
-    /// default 1e-10).
-    pub tolerance: f64,
-    /// Start each step from the previous step's impulses (default on).
-    pub warm_start: bool,
-    /// The spin-torque bound (default uniform pressure over the patch).
-    pub spin_limit: SpinLimit,
-    /// Penetration depth (V/|G|) left uncorrected (m; default 5e-5): the volume the contact
-    /// needs to have a patch.
-    pub slop: f64,
-    /// Share of the excess depth removed per step by the position correction (default 0.2).
-    pub correction: f64,
-}
-
-impl Volume6dSettings {
-    /// The settings a scene's `[model]` asks for, with the defaults for the rest.
-    pub fn from_spec(spec: &crate::scene::Volume6dSpec) -> Volume6dSettings {
-        Volume6dSettings {
-            formulation: spec.formulation,
-            patch_scale: spec.patch_scale,
-            iterations: spec.iterations,
-            tolerance: spec.tolerance,
-            warm_start: spec.warm_start,
-            spin_limit: if spec.corner_spin_limit { SpinLimit::Corners } else { SpinLimit::Uniform },
-            ..Volume6dSettings::default()
-        }
-    }
-}
-
-impl Default for Volume6dSettings {
-    fn default() -> Self {
-        Volume6dSettings {
-            formulation: Volume6dFormulation::SixD,
-            patch_scale: DEFAULT_PATCH_SCALE,
-            iterations: 100,
-            tolerance: 1e-10,
-            warm_start: true,
-            spin_limit: SpinLimit::Uniform,
-            slop: 5e-5,
-            correction: 0.2,
-        }
-    }
-}
+/// The solver's settings: the scene's `[model]` keys of `kind = "volume6d"` with the position
+/// correction's constants.
+pub type Volume6dSettings = crate::scene::Volume6dSpec;
 
 /// A body's geometry could not be built for the 6D model.
 #[derive(Debug, thiserror::Error)]

@@ -9,11 +9,7 @@ use super::intersection::IntersectionMoments;
 use crate::math::{Matrix3, Point3, Vector3};
 use nalgebra::Matrix2;
 
-/// The default `patch_scale` k: semi-axes √(k·λ) make the ellipse of a rectangular footprint
-/// touch its edges (a side L has variance L²/12, and √(3·L²/12) = L/2). Worked example of the
-/// other end: a sphere's footprint in a plane is its contact disc of radius ρ, variance ρ²/4, so
-/// k = 3 gives a circle of radius ρ·√3/2 (and k = 4 the disc).
-pub const DEFAULT_PATCH_SCALE: f64 = 3.0;
+pub use crate::scene::DEFAULT_PATCH_SCALE;
 
 /// A contact frame at the footprint's centroid and the patch ellipse in its tangent plane.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -20,19 +20,7 @@
 
 use nalgebra::{Matrix3, Matrix4, Matrix6, SMatrix, Vector2, Vector3, Vector4, Vector6};
 
-/// How the spin torque about the centre of pressure is bounded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpinLimit {
-    /// μ·f_n times the mean distance from the centre of pressure over the patch ellipse: the
-    /// torque of uniform pressure sliding about it (a disc of radius r about its centre:
-    /// (2/3)·μ·f_n·r). The default.
-    Uniform,
-    /// The paper's §5.6 bound: f_n spread over the four corners of the rectangle around the
-    /// ellipse by bilinear weights of the centre of pressure, μ·Σ f_i·|c_i − p|. It
-    /// overestimates (a square of side w with the centre of pressure in the middle:
-    /// 0.707·μ·f_n·w, where uniform pressure over the square gives 0.383·μ·f_n·w).
-    Corners,
-}
+pub use crate::scene::SpinLimit;
 
 /// The patch ellipse: semi-axes along u and along w (m), ≥ 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
