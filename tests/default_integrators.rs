@@ -3,24 +3,14 @@
 //! BouncingSphere under Hertz, boxes on inclines. Scenes are run exactly as `simulate` runs
 //! them (the scene's integrator defaults, the energy watch on).
 
-use contactlab::commands::simulate::integrator;
-use contactlab::dynamics::build_world;
-use contactlab::dynamics::simulate::{Flow, RunStats, run};
-use contactlab::scene::parse_scene;
-use std::path::Path;
+use contactlab::dynamics::simulate::RunStats;
+
+mod common;
 
 /// (t, state, total energy) at every output of a run with the scene's defaults.
 fn run_defaults(text: &str) -> (Vec<(f64, Vec<f64>, f64)>, RunStats) {
-    let scene = parse_scene(text, Path::new(".")).expect("valid scene");
-    let world = build_world(&scene, false).expect("world builds");
-    let (integrator, schedule) = integrator(&scene).expect("integrator");
-    let mut out = Vec::new();
-    let stats = run(&world, &integrator, &schedule, |s| {
-        out.push((s.t, s.y.to_vec(), s.energies.total - s.work));
-        Ok(Flow::Continue)
-    })
-    .expect("the run completes");
-    (out, stats)
+    let (rows, stats, _) = common::run_as_simulate(text, |s| (s.t, s.y.to_vec(), s.energies.total - s.work));
+    (rows, stats)
 }
 
 /// Modia3D's BouncingSphere: a steel sphere (R 0.1 m, 1 g) dropped 1 m onto a steel box.

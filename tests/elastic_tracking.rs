@@ -2,25 +2,13 @@
 //! elastic forces (`dynamics::elastic_tracker`): the tracked U must match the exact U at every
 //! row, leave the motion untouched, be exact at the scheduled rows and zero out of contact.
 
-use contactlab::commands::simulate::integrator;
-use contactlab::dynamics::build_world;
-use contactlab::dynamics::simulate::{Flow, run};
-use contactlab::scene::parse_scene;
-use std::path::Path;
+mod common;
 
 /// (t, state, elastic energy) at every output of a run as `simulate` runs it, and the largest
 /// correction reported.
 fn rows(text: &str) -> (Vec<(f64, Vec<f64>, f64)>, f64) {
-    let scene = parse_scene(text, Path::new(".")).expect("valid scene");
-    let world = build_world(&scene, false).expect("world builds");
-    let (integrator, schedule) = integrator(&scene).expect("integrator");
-    let mut out = Vec::new();
-    let stats = run(&world, &integrator, &schedule, |s| {
-        out.push((s.t, s.y.to_vec(), s.energies.elastic));
-        Ok(Flow::Continue)
-    })
-    .expect("the run completes");
-    (out, stats.largest_elastic_correction)
+    let (rows, stats, _) = common::run_as_simulate(text, |s| (s.t, s.y.to_vec(), s.energies.elastic));
+    (rows, stats.largest_elastic_correction)
 }
 
 /// Runs `scene` with the default exact-energy interval and with an exact U in every row, and

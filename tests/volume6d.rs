@@ -3,22 +3,15 @@
 
 use contactlab::commands::simulate::integrator;
 use contactlab::dynamics::build_world;
-use contactlab::dynamics::simulate::{Flow, run};
 use contactlab::scene::parse_scene;
 use std::path::Path;
+
+mod common;
 
 /// (t, state) at every output of a run with the scene's defaults, and the world's layout
 /// offset of body `name`.
 fn run_scene(text: &str, name: &str) -> (Vec<(f64, Vec<f64>)>, usize) {
-    let scene = parse_scene(text, Path::new(".")).expect("valid scene");
-    let world = build_world(&scene, false).expect("world builds");
-    let (integrator, schedule) = integrator(&scene).expect("integrator");
-    let mut out = Vec::new();
-    run(&world, &integrator, &schedule, |s| {
-        out.push((s.t, s.y.to_vec()));
-        Ok(Flow::Continue)
-    })
-    .expect("the run completes");
+    let (out, _, world) = common::run_as_simulate(text, |s| (s.t, s.y.to_vec()));
     let index = world.bodies.iter().position(|b| b.name == name).expect("body");
     (out, world.layout.offset[index].expect("a free body"))
 }
@@ -166,9 +159,7 @@ linear_velocity = [-0.01, 0.0, 0.0]
 shape = { type = "box", size = [0.1, 0.1, 0.1] }
 contact = { friction = 0.4 }
 "#;
-    let parsed = parse_scene(scene, Path::new(".")).unwrap();
-    let world = build_world(&parsed, false).unwrap();
-    let (integrator, schedule) = integrator(&parsed).unwrap();
+    let (states, stats, world) = common::run_as_simulate(scene, |s| s.y.to_vec());
     let momenta = |y: &[f64]| {
         let (mut p, mut l) = (nalgebra::Vector3::zeros(), nalgebra::Vector3::zeros());
         for (i, b) in world.bodies.iter().enumerate() {
@@ -181,12 +172,6 @@ contact = { friction = 0.4 }
         }
         (p, l)
     };
-    let mut states = Vec::new();
-    let stats = run(&world, &integrator, &schedule, |s| {
-        states.push(s.y.to_vec());
-        Ok(Flow::Continue)
-    })
-    .unwrap();
     assert!(stats.steps > 0);
     let (p0, l0) = momenta(&states[0]);
     let (p1, l1) = momenta(states.last().unwrap());
@@ -356,15 +341,8 @@ fn a_tapered_stack_of_five_boxes_rests_and_a_cold_solve_converges() {
                 &format!("kind = \"volume6d\"\nformulation = \"{formulation}\"\nwarm_start = false\niterations = 100000"),
             )
             .replace("duration = 2.0", "duration = 0.3");
-        let scene = parse_scene(&cold, Path::new(".")).unwrap();
-        let world = build_world(&scene, false).unwrap();
-        let (integrator, schedule) = integrator(&scene).unwrap();
-        let mut reports = Vec::new();
-        run(&world, &integrator, &schedule, |s| {
-            reports.extend_from_slice(s.solver);
-            Ok(Flow::Continue)
-        })
-        .unwrap();
+        let (rows, _, _) = common::run_as_simulate(&cold, |s| s.solver.to_vec());
+        let reports: Vec<_> = rows.into_iter().flatten().collect();
         assert_eq!(reports.len(), 300);
         for r in &reports {
             assert!(r.residual <= 1e-10, "{formulation}: {r:?}");

@@ -9,6 +9,26 @@ use contactlab::geometry::SurfaceMesh;
 use contactlab::math::{Isometry3, Point3, Twist, UnitQuaternion, Vector3, Wrench};
 use std::collections::HashMap;
 
+/// Runs a scene (TOML text, files relative to the working directory) as `simulate` runs it —
+/// its integrator and step defaults, the energy watch on — and collects `sample(s)` at every
+/// output; with the run's statistics and the world (for the bodies' state offsets).
+pub fn run_as_simulate<T>(
+    text: &str,
+    mut sample: impl FnMut(&contactlab::dynamics::simulate::Sample) -> T,
+) -> (Vec<T>, contactlab::dynamics::simulate::RunStats, contactlab::dynamics::world::World) {
+    use contactlab::dynamics::simulate::{Flow, run};
+    let scene = contactlab::scene::parse_scene(text, std::path::Path::new(".")).expect("valid scene");
+    let world = contactlab::dynamics::build_world(&scene, false).expect("world builds");
+    let (integrator, schedule) = contactlab::commands::simulate::integrator(&scene).expect("integrator");
+    let mut out = Vec::new();
+    let stats = run(&world, &integrator, &schedule, |s| {
+        out.push(sample(s));
+        Ok(Flow::Continue)
+    })
+    .expect("the run completes");
+    (out, stats, world)
+}
+
 pub fn compliant(shape: Shape, modulus: f64, resolution: f64) -> PfBody {
     PfBody::new(
         &shape,
