@@ -162,8 +162,10 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
     let name = |i: usize| scene.bodies[i].name.clone();
     let mut pairs = Vec::new();
     for c in &contacts {
-        let geometry =
-            model.contact((c.a, c.b), &poses).map_err(crate::contact::model::ContactError::from)?;
+        let geometry = model
+            .contact((c.a, c.b), &poses)
+            .map_err(crate::contact::model::ContactError::from)?
+            .map(|(geometry, _)| geometry);
         pairs.push(PairReport {
             a: name(c.a),
             b: name(c.b),

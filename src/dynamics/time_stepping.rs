@@ -167,24 +167,19 @@ pub fn step(
     // The touching pairs: each pair's geometry and blocks on its own (in parallel, collected in
     // order: the same result with any number of threads).
     let build = |&(a, b): &(usize, usize)| -> Result<Option<Constraint>, DynamicsError> {
-        let geometry = model.contact((a, b), &poses).map_err(|e| pair_error(world, t, (a, b), e))?;
-        let Some(geometry) = geometry else { return Ok(None) };
+        let contact = model.contact((a, b), &poses).map_err(|e| pair_error(world, t, (a, b), e))?;
+        let Some((geometry, at)) = contact else { return Ok(None) };
         let p = &geometry.patch;
         let frame = Matrix3::from_columns(&[p.u, p.w, p.normal]);
         let rows = Rows::<6>::new(&frame, &p.origin, (a, b), &bodies, &velocity);
-        let points = match settings.formulation {
-            Volume6dFormulation::SixD => Vec::new(),
-            Volume6dFormulation::Points => {
-                let at = model.points((a, b), &poses, p).map_err(|e| pair_error(world, t, (a, b), e))?;
-                at.iter()
-                    .map(|x| PointRow {
-                        offset: frame.transpose() * (x - p.origin),
-                        rows: Rows::new(&frame, x, (a, b), &bodies, &velocity),
-                        lambda: Vector3::zeros(),
-                    })
-                    .collect()
-            }
-        };
+        let points = at
+            .iter()
+            .map(|x| PointRow {
+                offset: frame.transpose() * (x - p.origin),
+                rows: Rows::new(&frame, x, (a, b), &bodies, &velocity),
+                lambda: Vector3::zeros(),
+            })
+            .collect();
         let s_lu = rows.s.lu();
         Ok(Some(Constraint { a, b, geometry, frame, rows, s_lu, lambda: Vector6::zeros(), points }))
     };

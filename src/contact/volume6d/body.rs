@@ -119,28 +119,58 @@ pub enum Volume6dPairError {
     SphereNeedsResolution,
 }
 
+/// One part pair's intersection: its moments and, unless it is a spherical cap, its polyhedron.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub moments: IntersectionMoments,
+    pub faces: Option<IntersectionFaces>,
+}
+
 /// The intersection moments of bodies `a` and `b` at their poses (world frame; the gradient is
 /// with respect to `a`'s translation), `None` where they do not overlap. Compounds: the sum
 /// over their parts' pairs ([`IntersectionMoments::combined`]).
 pub fn pair_moments(
+    a: (&Volume6dShape, &Isometry3),
+    b: (&Volume6dShape, &Isometry3),
+) -> Result<Option<IntersectionMoments>, Volume6dPairError> {
+    Ok(combined(&pair_pieces(a, b)?))
+}
+
+/// The moments of `pieces` taken as one, in order; `None` for no pieces.
+pub fn combined(pieces: &[Piece]) -> Option<IntersectionMoments> {
+    pieces.iter().map(|p| p.moments).reduce(|t, m| t.combined(&m))
+}
+
+/// The intersection of bodies `a` and `b` piece by piece: one piece for two simple bodies, one
+/// per overlapping part pair for compounds.
+pub fn pair_pieces(
     (a, pose_a): (&Volume6dShape, &Isometry3),
     (b, pose_b): (&Volume6dShape, &Isometry3),
-) -> Result<Option<IntersectionMoments>, Volume6dPairError> {
+) -> Result<Vec<Piece>, Volume6dPairError> {
     use Volume6dShape::*;
     if matches!(a, Compound(_)) || matches!(b, Compound(_)) {
-        let mut total: Option<IntersectionMoments> = None;
+        let mut pieces = Vec::new();
         for ((pa, xa), (pb, xb)) in part_pairs((a, pose_a), (b, pose_b)) {
-            if let Some(m) = pair_moments((pa, &xa), (pb, &xb))? {
-                total = Some(total.map_or(m, |t| t.combined(&m)));
-            }
+            pieces.extend(pair_pieces((pa, &xa), (pb, &xb))?);
         }
-        return Ok(total);
+        return Ok(pieces);
     }
-    Ok(match (a, b) {
-        (Sphere { radius, .. }, HalfSpace) => sphere_half_space(&centre(pose_a), *radius, &plane(pose_b)),
-        (HalfSpace, Sphere { radius, .. }) => sphere_half_space(&centre(pose_b), *radius, &plane(pose_a))
-            .map(|m| IntersectionMoments { gradient: -m.gradient, ..m }),
-        _ => pair_faces((a, pose_a), (b, pose_b))?.and_then(|f| f.moments()),
+    let cap = match (a, b) {
+        (Sphere { radius, .. }, HalfSpace) => {
+            Some(sphere_half_space(&centre(pose_a), *radius, &plane(pose_b)))
+        }
+        (HalfSpace, Sphere { radius, .. }) => Some(
+            sphere_half_space(&centre(pose_b), *radius, &plane(pose_a))
+                .map(|m| IntersectionMoments { gradient: -m.gradient, ..m }),
+        ),
+        _ => None,
+    };
+    Ok(match cap {
+        Some(moments) => moments.map(|moments| Piece { moments, faces: None }).into_iter().collect(),
+        None => pair_faces((a, pose_a), (b, pose_b))?
+            .and_then(|faces| Some(Piece { moments: faces.moments()?, faces: Some(faces) }))
+            .into_iter()
+            .collect(),
     })
 }
 

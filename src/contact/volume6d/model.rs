@@ -1,14 +1,12 @@
 //! The 6D model as the world holds it: every body's geometry and friction, the solver's
 //! settings, and each touching pair's contact (intersection moments, frame and patch).
 
-use super::body::{
-    Volume6dPairError, Volume6dShape, Volume6dShapeError, pair_faces, pair_moments, part_pairs,
-};
+use super::body::{Piece, Volume6dPairError, Volume6dShape, Volume6dShapeError, combined, pair_pieces};
 use super::intersection::IntersectionMoments;
 use super::patch::{Patch, patch};
 use super::points::contact_points;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
-use crate::scene::Scene;
+use crate::scene::{Scene, Volume6dFormulation};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -99,44 +97,38 @@ impl Volume6dModel {
         out
     }
 
-    /// The contact of pair (a, b) at `poses`, `None` where they do not overlap (or overlap with
-    /// no normal: one inside the other).
+    /// The contact of pair (a, b) at `poses` and, under `points`, its point contacts (each part
+    /// pair clipped once for both); `None` where they do not overlap (or overlap with no normal:
+    /// one inside the other).
     pub fn contact(
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
-    ) -> Result<Option<PairGeometry>, Volume6dPairError> {
-        let Some(moments) = pair_moments((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0))?
-        else {
-            return Ok(None);
-        };
+    ) -> Result<Option<(PairGeometry, Vec<Point3>)>, Volume6dPairError> {
+        let pieces = pair_pieces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0))?;
+        let Some(moments) = combined(&pieces) else { return Ok(None) };
         let Some(patch) = patch(&moments, self.settings.patch_scale) else { return Ok(None) };
         let (ma, mb) = (self.friction[a], self.friction[b]);
         let friction = if ma + mb > 0.0 { 2.0 * ma * mb / (ma + mb) } else { 0.0 };
-        Ok(Some(PairGeometry { moments, patch, friction }))
+        let points = match self.settings.formulation {
+            Volume6dFormulation::SixD => Vec::new(),
+            Volume6dFormulation::Points => points_of(&pieces, &patch, self.settings.patch_scale),
+        };
+        Ok(Some((PairGeometry { moments, patch, friction }, points)))
     }
+}
 
-    /// The point contacts of pair (a, b) with patch `patch` for the `points` formulation
-    /// ([`contact_points`]); a compound's, part pair by part pair (each with its own patch's
-    /// normal to tell which side faces the other body).
-    pub fn points(
-        &self,
-        (a, b): (usize, usize),
-        poses: &[(Isometry3, Twist)],
-        patch: &Patch,
-    ) -> Result<Vec<Point3>, Volume6dPairError> {
-        let pairs = part_pairs((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0));
-        if let [((sa, xa), (sb, xb))] = pairs[..] {
-            let faces = pair_faces((sa, &xa), (sb, &xb))?;
-            return Ok(contact_points(faces.as_ref(), patch));
-        }
-        let mut out = Vec::new();
-        for ((sa, xa), (sb, xb)) in pairs {
-            let Some(moments) = pair_moments((sa, &xa), (sb, &xb))? else { continue };
-            let Some(part_patch) = super::patch::patch(&moments, self.settings.patch_scale) else { continue };
-            let faces = pair_faces((sa, &xa), (sb, &xb))?;
-            out.extend(contact_points(faces.as_ref(), &part_patch));
-        }
-        Ok(out)
+/// The point contacts of the `points` formulation ([`contact_points`]) from a pair's pieces:
+/// one piece with the pair's patch; a compound's part pair by part pair, each with its own
+/// patch's normal to tell which side faces the other body.
+fn points_of(pieces: &[Piece], pair_patch: &Patch, patch_scale: f64) -> Vec<Point3> {
+    if let [piece] = pieces {
+        return contact_points(piece.faces.as_ref(), pair_patch);
     }
+    let mut out = Vec::new();
+    for piece in pieces {
+        let Some(part_patch) = patch(&piece.moments, patch_scale) else { continue };
+        out.extend(contact_points(piece.faces.as_ref(), &part_patch));
+    }
+    out
 }
