@@ -2,7 +2,7 @@
 
 use super::checks;
 use super::location::fix_for;
-use super::raw::{RawShape, SHAPE_KEYS};
+use super::raw::{RawPartPose, RawShape, SHAPE_KEYS};
 use super::{Place, SceneError};
 use crate::geometry::{CompoundPart, MeshCore, MeshData, Shape, mesh_check, mesh_io, surface_io, tet_io};
 use std::path::Path;
@@ -102,46 +102,22 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
     let mut out = Vec::with_capacity(parts.len());
     for (k, mut table) in parts.into_iter().enumerate() {
         let part_place = Place { section: format!("{}, shape.parts[{k}]", place.section), at: place.at };
-        let vector = |table: &mut toml::Table, key: &str| -> Result<Option<Vec<f64>>, SceneError> {
-            table
-                .remove(key)
-                .map(|v| {
-                    v.try_into::<Vec<f64>>().map_err(|_| SceneError::Invalid {
-                        place: part_place.clone(),
-                        key: key.into(),
-                        problem: "is not a list of numbers".into(),
-                        fix: format!("give {key} as [..] numbers"),
-                    })
-                })
-                .transpose()
-        };
-        let exactly = |v: Vec<f64>, key: &str, n: usize| -> Result<Vec<f64>, SceneError> {
-            if v.len() == n {
-                return Ok(v);
+        // The part's place (`position`, `orientation`) is read off its table; the rest is a shape.
+        let mut place_keys = toml::Table::new();
+        for key in ["position", "orientation"] {
+            if let Some(v) = table.remove(key) {
+                place_keys.insert(key.into(), v);
             }
-            Err(SceneError::Invalid {
-                place: part_place.clone(),
-                key: key.into(),
-                problem: format!("has {} numbers, expected exactly {n}", v.len()),
-                fix: if n == 3 { "give [x, y, z] (m)".into() } else { "give [w, x, y, z]".into() },
-            })
-        };
-        let position = match vector(&mut table, "position")? {
-            Some(v) => {
-                let v = exactly(v, "position", 3)?;
-                checks::finite_n(&part_place, "position", [v[0], v[1], v[2]])?
-            }
-            None => [0.0; 3],
-        };
-        let rotation = match vector(&mut table, "orientation")? {
-            Some(v) => {
-                let v = exactly(v, "orientation", 4)?;
-                super::validate_body::unit_quaternion_at(
-                    &part_place,
-                    "orientation",
-                    [v[0], v[1], v[2], v[3]],
-                )?
-            }
+        }
+        let pose: RawPartPose = place_keys.try_into().map_err(|e: toml::de::Error| SceneError::Invalid {
+            place: part_place.clone(),
+            key: "position/orientation".into(),
+            problem: e.message().trim().to_owned(),
+            fix: "give position = [x, y, z] (m) and orientation = [w, x, y, z]".into(),
+        })?;
+        let position = checks::finite_n(&part_place, "position", pose.position.unwrap_or([0.0; 3]))?;
+        let rotation = match pose.orientation {
+            Some(q) => super::validate_body::unit_quaternion_at(&part_place, "orientation", q)?,
             None => crate::math::UnitQuaternion::identity(),
         };
         let shape = parse_shape(&table, &part_place, base_dir)?;
