@@ -102,19 +102,24 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
     let mut out = Vec::with_capacity(parts.len());
     for (k, mut table) in parts.into_iter().enumerate() {
         let part_place = Place { section: format!("{}, shape.parts[{k}]", place.section), at: place.at };
-        // The part's place (`position`, `orientation`) is read off its table; the rest is a shape.
-        let mut place_keys = toml::Table::new();
+        // The part's place (`position`, `orientation`) is read off its table, a key at a time so
+        // that an error names it; the rest is a shape.
+        let mut pose = RawPartPose { position: None, orientation: None };
         for key in ["position", "orientation"] {
-            if let Some(v) = table.remove(key) {
-                place_keys.insert(key.into(), v);
-            }
+            let Some(v) = table.remove(key) else { continue };
+            let one: RawPartPose =
+                toml::Table::from_iter([(key.to_owned(), v)]).try_into().map_err(|e: toml::de::Error| {
+                    SceneError::Invalid {
+                        place: part_place.clone(),
+                        key: key.into(),
+                        problem: e.message().trim().to_owned(),
+                        fix: if key == "position" { "give [x, y, z] (m)" } else { "give [w, x, y, z]" }
+                            .into(),
+                    }
+                })?;
+            pose.position = pose.position.or(one.position);
+            pose.orientation = pose.orientation.or(one.orientation);
         }
-        let pose: RawPartPose = place_keys.try_into().map_err(|e: toml::de::Error| SceneError::Invalid {
-            place: part_place.clone(),
-            key: "position/orientation".into(),
-            problem: e.message().trim().to_owned(),
-            fix: "give position = [x, y, z] (m) and orientation = [w, x, y, z]".into(),
-        })?;
         let position = checks::finite_n(&part_place, "position", pose.position.unwrap_or([0.0; 3]))?;
         let rotation = match pose.orientation {
             Some(q) => super::validate_body::unit_quaternion_at(&part_place, "orientation", q)?,
