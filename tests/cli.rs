@@ -551,3 +551,30 @@ fn check_thread_independent(scene: &Path) {
     assert_eq!(one, run("2"), "{scene:?}: 1 vs 2 threads");
     assert_eq!(one, run("4"), "{scene:?}: 1 vs 4 threads");
 }
+
+/// `contact --repeat N` under volume6d times N cold steps from rest: the reported wrench does not
+/// depend on N, under `6d` and under the `points` baseline (whose warm starts once leaked from
+/// one repetition into the next).
+#[test]
+fn volume6d_contact_reports_the_same_wrench_whatever_the_repeat_count() {
+    let dir = temp_dir("volume6d_repeat");
+    let text = std::fs::read_to_string(example("volume6d_sliding_octagon.toml")).unwrap();
+    for formulation in ["6d", "points"] {
+        let scene = dir.join(format!("{formulation}.toml"));
+        let text = text
+            .replace(
+                "kind = \"volume6d\"",
+                &format!("kind = \"volume6d\"\nformulation = \"{formulation}\"\niterations = 3"),
+            )
+            .replace("position = [0.0, 0.0, 0.025]", "position = [0.0, 0.0, 0.0249]")
+            .replace("meshes/", &format!("{}/", example("meshes").display()));
+        std::fs::write(&scene, text).unwrap();
+        let force = |repeat: &str| {
+            let report = contact_json(&scene, &["--repeat", repeat]);
+            vec3(&report["pairs"][0]["force"])
+        };
+        let once = force("1");
+        assert!(once[2].abs() > 1.0, "{formulation}: {once:?}");
+        assert_eq!(once, force("5"), "{formulation}");
+    }
+}

@@ -148,9 +148,9 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
     let mut contacts = Vec::new();
     let mut step = || -> Result<()> {
         // Every repetition starts cold: no impulses from a previous one.
-        model.warm.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let mut warm = crate::contact::volume6d::model::WarmStarts::default();
         let mut y = rest.clone();
-        crate::dynamics::time_stepping::step(&world, model, 0.0, &mut y, dt, &mut contacts)?;
+        crate::dynamics::time_stepping::step(&world, model, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
         Ok(())
     };
     step().context("the step from rest")?;

@@ -214,6 +214,8 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         simulate::run(&world, &integrator, &schedule, |sample| {
             let begin = Instant::now();
             let t = sample.t;
+            let failed =
+                |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
             write_outputs(
                 &world,
                 sample,
@@ -221,24 +223,20 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 series.as_mut().filter(|_| frame % vtk_every == 0),
                 plots.as_mut(),
             )
-            .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+            .map_err(failed)?;
             if let (Some(csv), Integrator::TimeStepping { dt }) = (solver_csv.as_mut(), &integrator) {
                 let n = sample.solver.len();
                 for (k, r) in sample.solver.iter().enumerate() {
                     let step_end = t - (n - 1 - k) as f64 * dt;
-                    csv.row(step_end, r.sweeps, r.residual, r.unknowns)
-                        .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                    csv.row(step_end, r.sweeps, r.residual, r.unknowns).map_err(|e| failed(e.into()))?;
                 }
             }
             frame += 1;
             progress.update(t);
             if flushed.elapsed() >= FLUSH_EVERY {
-                writer
-                    .flush()
-                    .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                writer.flush().map_err(|e| failed(e.into()))?;
                 if let Some(csv) = solver_csv.as_mut() {
-                    csv.flush()
-                        .map_err(|e| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}")))?;
+                    csv.flush().map_err(|e| failed(e.into()))?;
                 }
                 flushed = Instant::now();
             }
@@ -256,6 +254,10 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let wall = start.elapsed();
     progress.finish();
     writer.finish().context("finishing the output files")?;
+    // A failed last write must not pass silently (a dropped buffer ignores its flush's error).
+    if let Some(mut csv) = solver_csv {
+        csv.flush().context("finishing solver.csv")?;
+    }
     if let Some(plots) = &plots {
         plots.write(&args.out)?;
     }

@@ -20,7 +20,7 @@
 use super::error::DynamicsError;
 use super::world::World;
 use crate::contact::model::PairContact;
-use crate::math::Vector3;
+use crate::math::{Point3, Vector3};
 use std::collections::BTreeMap;
 
 /// The share of a pair's exact U that the estimated error of the work tracked since may reach
@@ -68,8 +68,8 @@ impl ElasticTracker {
             let (ca, va, wa) = com(c.a);
             let (cb, vb, wb) = com(c.b);
             let forces: PairForces = [
-                (wrench.force, wrench.torque - ca.cross(&wrench.force)),
-                (-wrench.force, -(wrench.torque - cb.cross(&wrench.force))),
+                (wrench.force, wrench.torque_about(&Point3::from(ca))),
+                (-wrench.force, -wrench.torque_about(&Point3::from(cb))),
             ];
             let power =
                 |q: &PairForces| q[0].0.dot(&va) + q[0].1.dot(&wa) + q[1].0.dot(&vb) + q[1].1.dot(&wb);
@@ -79,10 +79,11 @@ impl ElasticTracker {
                 error: 0.0,
                 forces: [(Vector3::zeros(), Vector3::zeros()); 2],
             });
-            let work = 0.5 * (power(&pair.forces) + power(&forces)) * dt;
+            let (before, after) = (power(&pair.forces), power(&forces));
+            let work = 0.5 * (before + after) * dt;
             // The trapezoid is off by at most half the change of the power over the step
             // times dt where the power is monotone over it.
-            pair.error += (power(&forces) - power(&pair.forces)).abs() * dt / 2.0;
+            pair.error += (after - before).abs() * dt / 2.0;
             pair.energy -= work;
             pair.forces = forces;
             pairs.insert((c.a, c.b), pair);

@@ -14,20 +14,14 @@ use super::group_solve::{Groups, Weights, gyroscopic, set_velocity_and_advance};
 use super::world::{Loads, World};
 use crate::contact::model::Derivatives;
 
-/// Advances `y` from `t` by `dt`.
-pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64) -> Result<(), DynamicsError> {
-    let loads = start_loads(world, t, y)?;
-    step_with(world, t, y, dt, &loads)
-}
-
 /// The loads a step from state `y` at `t` needs: forces with their velocity Jacobians.
 pub fn start_loads(world: &World, t: f64, y: &[f64]) -> Result<Loads, DynamicsError> {
     world.loads(t, y, Derivatives::Velocity)
 }
 
-/// [`step`] with the loads at its start already evaluated ([`start_loads`]), e.g. for the
-/// outputs of the previous step's end state.
-pub fn step_with(world: &World, t: f64, y: &mut [f64], dt: f64, loads: &Loads) -> Result<(), DynamicsError> {
+/// Advances `y` from `t` by `dt`, with the loads at its start already evaluated
+/// ([`start_loads`]; the run reuses those of the previous step's outputs).
+pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64, loads: &Loads) -> Result<(), DynamicsError> {
     let groups = Groups::new(world, loads);
     let weights = Weights { damping: dt, stiffness: 0.0 };
     let dv = groups.solve(world, (t, y), loads, weights, |k| {

@@ -11,6 +11,7 @@ use super::world::{Energies, Loads, World};
 use super::{implicit_euler, semi_implicit_euler};
 use crate::contact::model::ContactModel;
 use crate::contact::model::PairContact;
+use crate::contact::volume6d::model::WarmStarts;
 
 /// The integrators, with their settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,9 +179,10 @@ pub fn run(
             };
             let (steps, every) = fixed_step_counts(duration, output_dt, *dt);
             let (mut applied, mut reports) = (Vec::new(), Vec::new());
+            let mut warm = WarmStarts::default();
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
-                let report = time_stepping::step(world, model, t, &mut y, *dt, &mut applied)?;
+                let report = time_stepping::step(world, model, t, &mut y, *dt, &mut warm, &mut applied)?;
                 reports.push(report);
                 stats.evaluations += report.sweeps as u64;
                 if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {
@@ -225,7 +227,7 @@ pub fn run(
                         tracker.advance(world, t, &y, &loads.contacts, *dt);
                         tracked_until = k - 1;
                     }
-                    semi_implicit_euler::step_with(world, t, &mut y, *dt, &loads)?;
+                    semi_implicit_euler::step(world, t, &mut y, *dt, &loads)?;
                     stats.evaluations += 1;
                 }
                 if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {

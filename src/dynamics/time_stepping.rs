@@ -27,7 +27,7 @@ use super::error::DynamicsError;
 use super::world::World;
 use crate::contact::model::PairContact;
 use crate::contact::volume6d::body::Volume6dPairError;
-use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSettings};
+use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSettings, WarmStarts};
 use crate::contact::volume6d::projection::{Ellipse, project};
 use crate::math::{Matrix3, Point3, UnitQuaternion, Vector3, Wrench};
 use crate::scene::Volume6dFormulation;
@@ -60,7 +60,8 @@ struct Constraint {
     frame: Matrix3,
     /// The six rows (force, then torque, at the patch centre).
     rows: Rows<6>,
-    s_lu: nalgebra::LU<f64, nalgebra::U6, nalgebra::U6>,
+    /// `6d`: the factorized block (the `points` solve does not use it).
+    s_lu: Option<nalgebra::LU<f64, nalgebra::U6, nalgebra::U6>>,
     /// The pair's impulse at the patch centre (frame coordinates: force, torque).
     lambda: Vector6<f64>,
     /// `points` formulation: the pair's point contacts (empty under `6d`).
@@ -141,6 +142,7 @@ pub fn step(
     t: f64,
     y: &mut [f64],
     dt: f64,
+    warm: &mut WarmStarts,
     contacts: &mut Vec<PairContact>,
 ) -> Result<SolverReport, DynamicsError> {
     let settings = &model.settings;
@@ -180,7 +182,7 @@ pub fn step(
                 lambda: Vector3::zeros(),
             })
             .collect();
-        let s_lu = rows.s.lu();
+        let s_lu = (settings.formulation == Volume6dFormulation::SixD).then(|| rows.s.lu());
         Ok(Some(Constraint { a, b, geometry, frame, rows, s_lu, lambda: Vector6::zeros(), points }))
     };
     let candidates = model.candidate_pairs(&poses);
@@ -194,24 +196,26 @@ pub fn step(
         constraints.extend(c?);
     }
     // Warm start.
-    let mut warm = model.warm.lock().unwrap_or_else(|e| e.into_inner());
-    let mut warm_points = model.warm_points.lock().unwrap_or_else(|e| e.into_inner());
     if settings.warm_start {
         for c in &mut constraints {
             let rt = c.frame.transpose();
-            if c.points.is_empty() {
-                if let Some([force, torque]) = warm.get(&(c.a, c.b)) {
-                    let origin = c.geometry.patch.origin;
-                    let f = rt * force;
-                    let tau = rt * (torque - origin.coords.cross(force));
-                    c.lambda = Vector6::new(f.x, f.y, f.z, tau.x, tau.y, tau.z);
-                    c.rows.apply(&mut velocity, &c.lambda);
+            match settings.formulation {
+                Volume6dFormulation::SixD => {
+                    if let Some([force, torque]) = warm.pairs.get(&(c.a, c.b)) {
+                        let origin = c.geometry.patch.origin;
+                        let f = rt * force;
+                        let tau = rt * (torque - origin.coords.cross(force));
+                        c.lambda = Vector6::new(f.x, f.y, f.z, tau.x, tau.y, tau.z);
+                        c.rows.apply(&mut velocity, &c.lambda);
+                    }
                 }
-            } else if let Some(last) = warm_points.get(&(c.a, c.b)).filter(|l| l.len() == c.points.len()) {
-                // The same number of points: the same vertices, in the same order.
-                for (r, force) in c.points.iter_mut().zip(last) {
-                    r.lambda = rt * force;
-                    r.rows.apply(&mut velocity, &r.lambda);
+                Volume6dFormulation::Points => {
+                    // The same number of points: the same vertices, in the same order.
+                    let last = warm.points.get(&(c.a, c.b)).filter(|l| l.len() == c.points.len());
+                    for (r, force) in c.points.iter_mut().zip(last.into_iter().flatten()) {
+                        r.lambda = rt * force;
+                        r.rows.apply(&mut velocity, &r.lambda);
+                    }
                 }
             }
         }
@@ -287,17 +291,23 @@ pub fn step(
     y[world.layout.dissipated()] += lost.max(0.0) - correction_energy;
     y[world.layout.work()] += applied_work;
     // Outputs and warm starts: each pair's impulse in the world frame.
-    warm.clear();
-    warm_points.clear();
+    warm.pairs.clear();
+    warm.points.clear();
     contacts.clear();
     for c in &constraints {
         let origin = c.geometry.patch.origin;
         let force = c.frame * Vector3::new(c.lambda[0], c.lambda[1], c.lambda[2]);
         let torque =
             c.frame * Vector3::new(c.lambda[3], c.lambda[4], c.lambda[5]) + origin.coords.cross(&force);
-        warm.insert((c.a, c.b), [force, torque]);
-        if !c.points.is_empty() {
-            warm_points.insert((c.a, c.b), c.points.iter().map(|r| c.frame * r.lambda).collect());
+        if settings.warm_start {
+            match settings.formulation {
+                Volume6dFormulation::SixD => {
+                    warm.pairs.insert((c.a, c.b), [force, torque]);
+                }
+                Volume6dFormulation::Points => {
+                    warm.points.insert((c.a, c.b), c.points.iter().map(|r| c.frame * r.lambda).collect());
+                }
+            }
         }
         if c.lambda == Vector6::zeros() {
             continue;
@@ -330,7 +340,7 @@ fn sweep_pairs(
         let mut change = 0.0;
         for c in constraints.iter_mut() {
             let e = c.rows.error(velocity);
-            let Some(step) = c.s_lu.solve(&e) else { continue };
+            let Some(step) = c.s_lu.as_ref().and_then(|lu| lu.solve(&e)) else { continue };
             let fixed = c.lambda - step * if sweep == 1 { 1.0 } else { OVER_RELAXATION };
             let patch = &c.geometry.patch;
             let ellipse = Ellipse { a: patch.semi_axes.0, b: patch.semi_axes.1 };

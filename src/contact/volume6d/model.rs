@@ -8,7 +8,6 @@ use super::points::contact_points;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
 use crate::scene::{Scene, Volume6dFormulation};
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 
 /// The solver's settings: the scene's `[model]` keys of `kind = "volume6d"` with the position
 /// correction's constants.
@@ -34,6 +33,16 @@ pub struct PairGeometry {
     pub friction: f64,
 }
 
+/// The last step's impulses, for warm starts: state of one run (a `simulate` run owns one; each
+/// `contact` repetition starts from an empty one).
+#[derive(Clone, Debug, Default)]
+pub struct WarmStarts {
+    /// `6d`: each pair's impulse (world frame: force, torque about the world origin).
+    pub pairs: BTreeMap<(usize, usize), [Vector3; 2]>,
+    /// `points`: each pair's impulses at its points (world frame), in the points' order.
+    pub points: BTreeMap<(usize, usize), Vec<Vector3>>,
+}
+
 /// The 6D model.
 #[derive(Debug)]
 pub struct Volume6dModel {
@@ -44,12 +53,6 @@ pub struct Volume6dModel {
     /// Each body's bounding radius about its origin (broad phase).
     pub bounds: Vec<f64>,
     pub settings: Volume6dSettings,
-    /// Each pair's last impulse (world frame: force, torque about the world origin), for warm
-    /// starts.
-    pub warm: Mutex<BTreeMap<(usize, usize), [Vector3; 2]>>,
-    /// `points` formulation: each pair's last impulses at its points (world frame), in the
-    /// points' order, for warm starts.
-    pub warm_points: Mutex<BTreeMap<(usize, usize), Vec<Vector3>>>,
 }
 
 impl Volume6dModel {
@@ -70,8 +73,6 @@ impl Volume6dModel {
             friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
             fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
             settings,
-            warm: Mutex::new(BTreeMap::new()),
-            warm_points: Mutex::new(BTreeMap::new()),
         })
     }
 
