@@ -505,3 +505,22 @@ fn runs_are_bit_identical_with_and_without_threads() {
     // The top box did move (it was dropped turning).
     assert!((one.last().unwrap().1[o + 2] - 0.226).abs() > 1e-4);
 }
+
+/// The bodies a message names as in contact (the energy watch's diagnosis) are the overlapping
+/// pairs: an impulse model has no contact forces to list them by.
+#[test]
+fn the_bodies_in_contact_are_the_overlapping_ones() {
+    let text = box_on_ground(
+        "",
+        0.1,
+        0.5,
+        "position = [0.0, 0.0, 0.0499]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }",
+    );
+    let scene = parse_scene(&text, Path::new(".")).unwrap();
+    let world = build_world(&scene, false).unwrap();
+    let y = world.initial_state();
+    assert_eq!(world.bodies_in_contact(0.0, &y), "box, ground");
+    let apart = parse_scene(&text.replace("0.0499]", "0.2]"), Path::new(".")).unwrap();
+    let world = build_world(&apart, false).unwrap();
+    assert_eq!(world.bodies_in_contact(0.0, &world.initial_state()), "none");
+}

@@ -439,18 +439,21 @@ impl World {
 
     /// Names of the bodies in contact at a state, for messages.
     pub fn bodies_in_contact(&self, t: f64, y: &[f64]) -> String {
-        match self.contacts(t, y) {
-            Ok(c) if !c.is_empty() => {
-                let mut names: Vec<&str> = c
-                    .iter()
-                    .flat_map(|c| [self.bodies[c.a].name.as_str(), self.bodies[c.b].name.as_str()])
-                    .collect();
-                names.sort_unstable();
-                names.dedup();
-                names.join(", ")
-            }
-            _ => "none".into(),
+        let pairs: Vec<(usize, usize)> = match &self.model {
+            // Impulse models have no contact forces to list: the pairs that overlap.
+            ContactModel::Volume6d(m) => m.touching_pairs(&self.poses(t, y)),
+            _ => self.contacts(t, y).map(|c| c.iter().map(|c| (c.a, c.b)).collect()).unwrap_or_default(),
+        };
+        if pairs.is_empty() {
+            return "none".into();
         }
+        let mut names: Vec<&str> = pairs
+            .iter()
+            .flat_map(|&(a, b)| [self.bodies[a].name.as_str(), self.bodies[b].name.as_str()])
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names.join(", ")
     }
 }
 

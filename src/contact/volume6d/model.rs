@@ -98,6 +98,14 @@ impl Volume6dModel {
         out
     }
 
+    /// The candidate pairs that overlap at `poses` (whose geometry can be evaluated), in order.
+    pub fn touching_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+        self.candidate_pairs(poses)
+            .into_iter()
+            .filter(|&p| matches!(self.contact(p, poses), Ok(Some(_))))
+            .collect()
+    }
+
     /// The contact of pair (a, b) at `poses` and, under `points`, its point contacts (each part
     /// pair clipped once for both); `None` where they do not overlap (or overlap with no normal:
     /// one inside the other).
