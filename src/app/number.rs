@@ -12,40 +12,45 @@ impl Shortest {
     /// Appends the text to `out` (what `Display` writes, without the formatter's overhead: data
     /// files hold millions of numbers).
     pub(super) fn append_to(self, out: &mut Vec<u8>) {
+        let mut buffer = zmij::Buffer::new();
+        let (head, tail) = self.pieces(&mut buffer);
+        out.extend_from_slice(head.as_bytes());
+        out.extend_from_slice(tail.as_bytes());
+    }
+
+    /// The text in two pieces (an exponent's "+" dropped between them), formatted in `buffer`.
+    fn pieces(self, buffer: &mut zmij::Buffer) -> (&str, &str) {
         let x = self.0;
         if !x.is_finite() {
-            out.extend_from_slice(if x.is_nan() {
-                b"NaN"
-            } else if x > 0.0 {
-                b"inf"
-            } else {
-                b"-inf"
-            });
-            return;
+            return (
+                if x.is_nan() {
+                    "NaN"
+                } else if x > 0.0 {
+                    "inf"
+                } else {
+                    "-inf"
+                },
+                "",
+            );
         }
         // Shortest round-trip digits by Schubfach (zmij: about twice as fast as Ryū, which
         // matters when outputs are written every step); integers keep no ".0", exponents no "+".
-        let mut buffer = zmij::Buffer::new();
         let text = buffer.format_finite(x);
         let text = text.strip_suffix(".0").unwrap_or(text);
         // Exponents are written from 1e16 up (zmij's "1e+16"); smaller numbers need no scan.
-        let plus = if x.abs() >= 1e15 { text.bytes().position(|b| b == b'+') } else { None };
-        match plus {
-            Some(plus) => {
-                out.extend_from_slice(&text.as_bytes()[..plus]);
-                out.extend_from_slice(&text.as_bytes()[plus + 1..]);
-            }
-            None => out.extend_from_slice(text.as_bytes()),
+        match if x.abs() >= 1e15 { text.find('+') } else { None } {
+            Some(plus) => (&text[..plus], &text[plus + 1..]),
+            None => (text, ""),
         }
     }
 }
 
 impl fmt::Display for Shortest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = Vec::with_capacity(32);
-        self.append_to(&mut text);
-        // The bytes are ASCII digits, signs, '.', 'e', "NaN" and "inf".
-        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+        let mut buffer = zmij::Buffer::new();
+        let (head, tail) = self.pieces(&mut buffer);
+        f.write_str(head)?;
+        f.write_str(tail)
     }
 }
 

@@ -40,6 +40,13 @@ use rayon::prelude::*;
 /// lone contact, solved exactly by the first sweep, is untouched.
 const OVER_RELAXATION: f64 = 1.5;
 
+/// The penetration depth (V/|G|) the position correction leaves (m): the volume a contact needs
+/// to have a patch.
+const SLOP: f64 = 5e-5;
+
+/// The share of the excess depth the position correction removes per step.
+const CORRECTION: f64 = 0.2;
+
 /// What one step's solve took (a row of `solver.csv`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SolverReport {
@@ -230,7 +237,7 @@ pub fn step(
         .iter()
         .map(|c| {
             let depth = c.geometry.moments.volume / c.geometry.moments.gradient.norm().max(1e-300);
-            settings.correction * (depth - settings.slop).max(0.0) / dt
+            CORRECTION * (depth - SLOP).max(0.0) / dt
         })
         .collect();
     if bias.iter().any(|&b| b > 0.0) {

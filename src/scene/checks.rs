@@ -4,7 +4,7 @@
 use super::{Place, SceneError};
 use crate::math::compact;
 
-fn invalid(place: &Place, key: &str, problem: String, fix: String) -> SceneError {
+pub(super) fn invalid(place: &Place, key: &str, problem: String, fix: String) -> SceneError {
     SceneError::Invalid { place: place.clone(), key: key.into(), problem, fix }
 }
 

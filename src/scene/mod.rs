@@ -99,7 +99,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
                 place: shape_place,
                 key: "shape.type".into(),
                 problem: format!(
-                    "a compound shape takes part in kind = \"volume6d\" only, not in kind = \"{}\"",
+                    "a compound shape takes part in kind = \"volume6d\" (and \"peg\" once it is built), not in kind = \"{}\"",
                     model.key()
                 ),
                 fix: "set kind = \"volume6d\" in [model], or give the body one shape".into(),

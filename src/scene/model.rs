@@ -53,12 +53,6 @@ pub struct Volume6dSpec {
     pub warm_start: bool,
     /// The spin-torque bound (default uniform pressure over the patch).
     pub spin_limit: SpinLimit,
-    /// Penetration depth (V/|G|) the position correction leaves (m; 5e-5, not a scene key):
-    /// the volume a contact needs to have a patch.
-    pub slop: f64,
-    /// Share of the excess depth the position correction removes per step (0.2, not a scene
-    /// key).
-    pub correction: f64,
 }
 
 impl Default for Volume6dSpec {
@@ -70,8 +64,6 @@ impl Default for Volume6dSpec {
             tolerance: 1e-10,
             warm_start: true,
             spin_limit: SpinLimit::Uniform,
-            slop: 5e-5,
-            correction: 0.2,
         }
     }
 }

@@ -174,16 +174,6 @@ pub(super) enum RawShape {
     },
 }
 
-/// A compound part's place in the body frame, read off its table.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawPartPose {
-    #[serde(default, deserialize_with = "exact::optional")]
-    pub position: Option<[f64; 3]>,
-    #[serde(default, deserialize_with = "exact::optional")]
-    pub orientation: Option<[f64; 4]>,
-}
-
 /// The keys each shape `type` accepts, for error messages.
 pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
     ("sphere", "type, radius"),
@@ -200,7 +190,7 @@ pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
 ];
 
 /// Vectors of exactly N numbers: serde's arrays would drop extra components silently.
-mod exact {
+pub(super) mod exact {
     use serde::de::{Deserialize, Deserializer, Error};
 
     fn exactly<E: Error, const N: usize>(v: Vec<f64>) -> Result<[f64; N], E> {

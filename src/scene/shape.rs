@@ -2,7 +2,7 @@
 
 use super::checks;
 use super::location::fix_for;
-use super::raw::{RawPartPose, RawShape, SHAPE_KEYS};
+use super::raw::{RawShape, SHAPE_KEYS, exact};
 use super::{Place, SceneError};
 use crate::geometry::{CompoundPart, MeshCore, MeshData, Shape, mesh_check, mesh_io, surface_io, tet_io};
 use std::path::Path;
@@ -102,27 +102,28 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
     let mut out = Vec::with_capacity(parts.len());
     for (k, mut table) in parts.into_iter().enumerate() {
         let part_place = Place { section: format!("{}, shape.parts[{k}]", place.section), at: place.at };
-        // The part's place (`position`, `orientation`) is read off its table, a key at a time so
-        // that an error names it; the rest is a shape.
-        let mut pose = RawPartPose { position: None, orientation: None };
-        for key in ["position", "orientation"] {
-            let Some(v) = table.remove(key) else { continue };
-            let one: RawPartPose =
-                toml::Table::from_iter([(key.to_owned(), v)]).try_into().map_err(|e: toml::de::Error| {
-                    SceneError::Invalid {
-                        place: part_place.clone(),
-                        key: key.into(),
-                        problem: e.message().trim().to_owned(),
-                        fix: if key == "position" { "give [x, y, z] (m)" } else { "give [w, x, y, z]" }
-                            .into(),
-                    }
-                })?;
-            pose.position = pose.position.or(one.position);
-            pose.orientation = pose.orientation.or(one.orientation);
-        }
-        let position = checks::finite_n(&part_place, "position", pose.position.unwrap_or([0.0; 3]))?;
-        let rotation = match pose.orientation {
-            Some(q) => super::validate_body::unit_quaternion_at(&part_place, "orientation", q)?,
+        // The part's place (`position`, `orientation`) is read off its table, each key by the
+        // scene's exact-length reader so that an error names it; the rest is a shape.
+        let invalid = |key: &str, fix: &str| {
+            let place = part_place.clone();
+            let (key, fix) = (key.to_owned(), fix.to_owned());
+            move |e: toml::de::Error| SceneError::Invalid {
+                place,
+                key,
+                problem: e.message().trim().to_owned(),
+                fix,
+            }
+        };
+        let position = match table.remove("position") {
+            Some(v) => exact::required::<_, 3>(v).map_err(invalid("position", "give [x, y, z] (m)"))?,
+            None => [0.0; 3],
+        };
+        let position = checks::norm_at_most(&part_place, "position", position, checks::range::POSITION, "m")?;
+        let rotation = match table.remove("orientation") {
+            Some(v) => super::validate_body::unit_quaternion(
+                &part_place,
+                exact::required::<_, 4>(v).map_err(invalid("orientation", "give [w, x, y, z]"))?,
+            )?,
             None => crate::math::UnitQuaternion::identity(),
         };
         let shape = parse_shape(&table, &part_place, base_dir)?;

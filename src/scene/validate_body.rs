@@ -170,23 +170,14 @@ fn kinematic_spec(raw: RawKinematic, place: &Place, pose: &Isometry3) -> Result<
 }
 
 /// `orientation = [w, x, y, z]`: finite, unit within [`UNIT_TOLERANCE`], then normalised.
-fn unit_quaternion(place: &Place, q: [f64; 4]) -> Result<UnitQuaternion, SceneError> {
-    unit_quaternion_at(place, "orientation", q)
-}
-
-/// A unit quaternion `[w, x, y, z]` under `key`, as [`unit_quaternion`].
-pub(super) fn unit_quaternion_at(
-    place: &Place,
-    key: &str,
-    q: [f64; 4],
-) -> Result<UnitQuaternion, SceneError> {
-    let [w, x, y, z] = finite_n(place, key, q)?;
+pub(super) fn unit_quaternion(place: &Place, q: [f64; 4]) -> Result<UnitQuaternion, SceneError> {
+    let [w, x, y, z] = finite_n(place, "orientation", q)?;
     let q = Quaternion::new(w, x, y, z);
     let norm = q.norm();
     if (norm - 1.0).abs() > UNIT_TOLERANCE {
         return Err(SceneError::Invalid {
             place: place.clone(),
-            key: key.into(),
+            key: "orientation".into(),
             problem: format!(
                 "[{w}, {x}, {y}, {z}] is not a unit quaternion (|q| = {norm}, must be 1 within {UNIT_TOLERANCE})"
             ),

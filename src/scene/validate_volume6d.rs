@@ -20,11 +20,11 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
     ];
     if kind != ModelKind::Volume6d {
         if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
-            return Err(invalid(
+            return Err(checks::invalid(
                 &place,
                 key,
                 format!("is a setting of kind = \"volume6d\", not of kind = \"{}\"", kind.key()),
-                "remove it or set kind = \"volume6d\"",
+                "remove it or set kind = \"volume6d\"".into(),
             ));
         }
         return Ok(spec);
@@ -33,11 +33,11 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
         None | Some("6d") => {}
         Some("points") => spec.formulation = Volume6dFormulation::Points,
         Some(other) => {
-            return Err(invalid(
+            return Err(checks::invalid(
                 &place,
                 "formulation",
                 format!("`{other}` is unknown"),
-                "use \"6d\" (the default) or \"points\"",
+                "use \"6d\" (the default) or \"points\"".into(),
             ));
         }
     }
@@ -46,11 +46,11 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
     }
     if let Some(n) = raw.iterations {
         if !(1..=100_000_000).contains(&n) {
-            return Err(invalid(
+            return Err(checks::invalid(
                 &place,
                 "iterations",
                 format!("must be a whole number from 1 to 1e8, got {n}"),
-                "give the most Gauss–Seidel sweeps per step, e.g. iterations = 100",
+                "give the most Gauss–Seidel sweeps per step, e.g. iterations = 100".into(),
             ));
         }
         spec.iterations = n as usize;
@@ -65,17 +65,13 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
         None | Some("uniform") => {}
         Some("corners") => spec.spin_limit = SpinLimit::Corners,
         Some(other) => {
-            return Err(invalid(
+            return Err(checks::invalid(
                 &place,
                 "spin_limit",
                 format!("`{other}` is unknown"),
-                "use \"uniform\" (the default) or \"corners\"",
+                "use \"uniform\" (the default) or \"corners\"".into(),
             ));
         }
     }
     Ok(spec)
-}
-
-fn invalid(place: &Place, key: &str, problem: String, fix: &str) -> SceneError {
-    SceneError::Invalid { place: place.clone(), key: key.into(), problem, fix: fix.into() }
 }

@@ -9,8 +9,7 @@ use crate::math::{Isometry3, Point3, Twist, Vector3};
 use crate::scene::{Scene, Volume6dFormulation};
 use std::collections::BTreeMap;
 
-/// The solver's settings: the scene's `[model]` keys of `kind = "volume6d"` with the position
-/// correction's constants.
+/// The solver's settings: the scene's `[model]` keys of `kind = "volume6d"`.
 pub type Volume6dSettings = crate::scene::Volume6dSpec;
 
 /// A body's geometry could not be built for the 6D model.
