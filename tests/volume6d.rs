@@ -441,6 +441,12 @@ fn bad_compounds_are_refused_with_what_to_change() {
     assert!(elsewhere.contains("compound") && elsewhere.contains("volume6d"), "{elsewhere}");
     let half = message(scene("volume6d", "{ type = \"halfspace\" }"));
     assert!(half.contains("parts[0]") && half.contains("convex shape"), "{half}");
+    // A sphere part next to a box part: their overlap needs the sphere's tessellation.
+    let ball = |x: f64| format!("{{ type = \"sphere\", radius = 0.05, position = [{x}, 0.0, 0.0] }}");
+    let untessellated = message(scene("volume6d", &format!("{}, {}", cube(0.0), ball(0.08))));
+    assert!(untessellated.contains("resolution"), "{untessellated}");
+    let far = message(scene("volume6d", &format!("{}, {}", cube(0.0), ball(0.5))));
+    assert!(far.is_empty(), "{far}");
     let empty = message(scene("volume6d", ""));
     assert!(empty.contains("shape.parts") && empty.contains("at least one part"), "{empty}");
     let bad_position =

@@ -318,8 +318,7 @@ fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool, stiffness:
             (p.body.dissipation * es + s.body.dissipation * ep) / (ep + es)
         }
     };
-    let (mp, ms) = (p.body.friction, s.body.friction);
-    let friction = if mp + ms > 0.0 { 2.0 * mp * ms / (mp + ms) } else { 0.0 };
+    let friction = super::combined_friction(p.body.friction, s.body.friction);
     Kinetics {
         u,
         w: wp - ws,

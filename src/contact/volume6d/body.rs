@@ -6,7 +6,7 @@ use super::intersection::{
     IntersectionFaces, IntersectionMoments, convex_convex_faces, convex_half_space_faces, sphere_half_space,
 };
 use super::polytope::Polytope;
-use super::tet_solid::{TetSolid, solid_half_space, solid_solid};
+use super::tet_solid::{TetSolid, fanned, solid_half_space, solid_solid};
 use crate::geometry::{GeometryError, MeshData, Shape, mesher, tet_mesher};
 use crate::math::{Isometry3, Plane, Point3, Vector3};
 
@@ -219,11 +219,17 @@ fn check_parts_apart(parts: &[(Isometry3, Volume6dShape)]) -> Result<(), Volume6
                         (4.0 / 3.0) * std::f64::consts::PI * ra.min(*rb).powi(3) * f64::from(h > 0.0)
                     }
                 }
-                _ => match pair_moments((a, xa), (b, xb)) {
-                    Ok(Some(m)) => m.volume,
-                    // A sphere against a polytope without its tessellation: the contact says so.
-                    _ => 0.0,
-                },
+                _ => {
+                    let apart = (xa.translation.vector - xb.translation.vector).norm();
+                    if apart > a.bounding_radius() + b.bounding_radius() {
+                        0.0
+                    } else {
+                        // A sphere part near a polytope part needs its tessellation to be measured.
+                        pair_moments((a, xa), (b, xb))
+                            .map_err(|_| Volume6dShapeError::NeedsResolution { shape: "sphere" })?
+                            .map_or(0.0, |m| m.volume)
+                    }
+                }
             };
             let smaller = a.bounding_radius().min(b.bounding_radius());
             if volume > 1e-9 * smaller.powi(3) {
@@ -251,11 +257,11 @@ pub fn pair_faces(
         (Mesh(ma), Mesh(mb)) => solid_solid(ma, pose_a, mb, pose_b),
         (Mesh(m), other) => {
             let hull = other.hull().ok_or(Volume6dPairError::SphereNeedsResolution)?;
-            solid_solid(m, pose_a, &TetSolid::from_polytope(hull), pose_b)
+            solid_solid(m, pose_a, fanned(hull), pose_b)
         }
         (other, Mesh(m)) => {
             let hull = other.hull().ok_or(Volume6dPairError::SphereNeedsResolution)?;
-            solid_solid(&TetSolid::from_polytope(hull), pose_a, m, pose_b)
+            solid_solid(fanned(hull), pose_a, m, pose_b)
         }
         (Convex(m), HalfSpace) => convex_half_space_faces(&m.placed(pose_a), &plane(pose_b)),
         (HalfSpace, Convex(m)) => {

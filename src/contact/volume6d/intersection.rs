@@ -4,14 +4,15 @@
 //! translation (|G| is the area of the contact patch projected on the plane normal to G; the
 //! contact normal, out of the second body into the first, is −G/|G|).
 
-use super::polytope::{Placed, Polytope};
-use crate::geometry::SurfaceMesh;
+use super::polytope::Placed;
 use crate::geometry::clip::{area_vector, clip_with};
 use crate::geometry::convex_hull::convex_order_in_plane;
 use crate::geometry::solid_moments::{mean_point, solid_moments};
-use crate::math::{Isometry3, Matrix3, Plane, Point3, Vector3};
+use crate::math::{Matrix3, Plane, Point3, Vector3};
 use smallvec::SmallVec;
 use std::f64::consts::PI;
+#[cfg(test)]
+use {super::polytope::Polytope, crate::geometry::SurfaceMesh, crate::math::Isometry3};
 
 /// The moments of an intersection volume (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -154,7 +155,8 @@ impl IntersectionFaces {
 /// The intersection of a closed convex polytope (`hull`: outward triangles, world frame) with
 /// the half space `normal · x ≤ offset` (`normal` a unit vector pointing out of it): the hull's
 /// faces clipped by the plane, closed by the section polygon, integrated exactly by the
-/// divergence theorem. `None` when they do not overlap.
+/// divergence theorem. `None` when they do not overlap. (Triangle meshes: tests.)
+#[cfg(test)]
 pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<IntersectionMoments> {
     let polytope = Polytope::from_mesh(hull);
     convex_half_space_faces(&polytope.placed(&Isometry3::identity()), half_space)?.moments()
@@ -217,7 +219,8 @@ pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<
 /// one's faces clipped by the other's face planes, integrated exactly by the divergence
 /// theorem. The gradient with respect to `a`'s translation is the area vector of `a`'s surface
 /// inside `b` (moving `a` by δ sweeps that surface outward by δ). `None` when they do not
-/// overlap.
+/// overlap. (Triangle meshes: tests.)
+#[cfg(test)]
 pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMoments> {
     let (a, b) = (Polytope::from_mesh(a), Polytope::from_mesh(b));
     convex_convex_faces(&a.placed(&Isometry3::identity()), &b.placed(&Isometry3::identity()))?.moments()

@@ -99,10 +99,14 @@ impl Volume6dModel {
 
     /// The candidate pairs that overlap at `poses` (whose geometry can be evaluated), in order.
     pub fn touching_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        self.candidate_pairs(poses)
-            .into_iter()
-            .filter(|&p| matches!(self.contact(p, poses), Ok(Some(_))))
-            .collect()
+        let overlaps = |(a, b): (usize, usize)| {
+            let pieces = pair_pieces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0));
+            pieces
+                .ok()
+                .and_then(|p| combined(&p))
+                .is_some_and(|m| patch(&m, self.settings.patch_scale).is_some())
+        };
+        self.candidate_pairs(poses).into_iter().filter(|&p| overlaps(p)).collect()
     }
 
     /// The contact of pair (a, b) at `poses` and, under `points`, its point contacts (each part
@@ -116,8 +120,7 @@ impl Volume6dModel {
         let pieces = pair_pieces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0))?;
         let Some(moments) = combined(&pieces) else { return Ok(None) };
         let Some(patch) = patch(&moments, self.settings.patch_scale) else { return Ok(None) };
-        let (ma, mb) = (self.friction[a], self.friction[b]);
-        let friction = if ma + mb > 0.0 { 2.0 * ma * mb / (ma + mb) } else { 0.0 };
+        let friction = crate::contact::combined_friction(self.friction[a], self.friction[b]);
         let points = match self.settings.formulation {
             Volume6dFormulation::SixD => Vec::new(),
             Volume6dFormulation::Points => points_of(&pieces, &patch, self.settings.patch_scale),

@@ -17,6 +17,9 @@ pub struct Polytope {
     /// Faces inside the body (a tet's face shared with another tet of its mesh): they bound a
     /// piece of the intersection but not the intersection itself. Empty: none.
     pub internal: Vec<bool>,
+    /// The polytope fanned into tets, built the first time a mesh meets it
+    /// ([`super::tet_solid::fanned`]).
+    pub fanned: std::sync::OnceLock<super::tet_solid::TetSolid>,
 }
 
 /// A polytope at a pose: world vertices and planes; the faces are the shape's.
@@ -64,7 +67,13 @@ impl Polytope {
                 convex_order_in_plane(&corners, &pl.normal).into_iter().map(|k| m[k]).collect()
             })
             .collect();
-        Polytope { vertices: mesh.vertices.clone(), faces, planes, internal: Vec::new() }
+        Polytope {
+            vertices: mesh.vertices.clone(),
+            faces,
+            planes,
+            internal: Vec::new(),
+            fanned: Default::default(),
+        }
     }
 
     /// A positively oriented tet (corners p0…p3) whose face `i` (opposite corner `i`) is inside
@@ -84,6 +93,7 @@ impl Polytope {
             faces: FACES.iter().map(|f| f.to_vec()).collect(),
             planes,
             internal: internal.to_vec(),
+            fanned: Default::default(),
         }
     }
 

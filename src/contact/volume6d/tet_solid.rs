@@ -49,6 +49,11 @@ impl TetSolid {
     }
 }
 
+/// Polytope `p` fanned into tets ([`TetSolid::from_polytope`]), built once and kept.
+pub fn fanned(p: &Polytope) -> &TetSolid {
+    p.fanned.get_or_init(|| TetSolid::from_polytope(p))
+}
+
 /// The intersection of solid `m` at `pose` with the half space below `plane` (world frame, its
 /// normal out of the half space): its tets that reach below the plane, each clipped.
 pub fn solid_half_space(m: &TetSolid, pose: &Isometry3, plane: &Plane) -> Option<IntersectionFaces> {
@@ -83,7 +88,9 @@ pub fn solid_solid(
     let placed_b = placed_once(b, pose_b, pairs.iter().map(|p| p.1 as usize));
     let mut out: Option<IntersectionFaces> = None;
     for (i, j) in pairs {
-        let (Some(ta), Some(tb)) = (&placed_a[i as usize], &placed_b[j as usize]) else { continue };
+        let (Some(ta), Some(tb)) = (find(&placed_a, i as usize), find(&placed_b, j as usize)) else {
+            continue;
+        };
         if let Some(piece) = convex_convex_faces(ta, tb) {
             match &mut out {
                 Some(o) => o.append(piece),
@@ -94,19 +101,21 @@ pub fn solid_solid(
     out
 }
 
-/// The tets of `solid` named by `used` placed at `pose` (each once), the others `None`.
+/// The tets of `solid` named by `used` placed at `pose`, each once, by index (sorted).
 fn placed_once<'a>(
     solid: &'a TetSolid,
     pose: &Isometry3,
     used: impl Iterator<Item = usize>,
-) -> Vec<Option<Placed<'a>>> {
-    let mut placed: Vec<Option<Placed<'a>>> = vec![None; solid.tets.len()];
-    for t in used {
-        if placed[t].is_none() {
-            placed[t] = Some(solid.tets[t].placed(pose));
-        }
-    }
-    placed
+) -> Vec<(usize, Placed<'a>)> {
+    let mut indices: Vec<usize> = used.collect();
+    indices.sort_unstable();
+    indices.dedup();
+    indices.into_iter().map(|t| (t, solid.tets[t].placed(pose))).collect()
+}
+
+/// The placed tet `t` of a [`placed_once`] list.
+fn find<'p, 'a>(placed: &'p [(usize, Placed<'a>)], t: usize) -> Option<&'p Placed<'a>> {
+    placed.binary_search_by_key(&t, |(k, _)| *k).ok().map(|k| &placed[k].1)
 }
 
 #[cfg(test)]
