@@ -162,7 +162,8 @@ pub fn convex_half_space(hull: &SurfaceMesh, half_space: &Plane) -> Option<Inter
     convex_half_space_faces(&polytope.placed(&Isometry3::identity()), half_space)?.moments()
 }
 
-/// The faces of [`convex_half_space`]'s polyhedron: the polytope's (first body) and the
+/// The intersection of a placed convex polytope with a half space (`normal · x ≤ offset`,
+/// `normal` out of it), as faces: the polytope's clipped by the plane (first body) and the
 /// section's (the half space, second).
 pub fn convex_half_space_faces(hull: &Placed<'_>, half_space: &Plane) -> Option<IntersectionFaces> {
     let n = half_space.normal;
@@ -226,7 +227,8 @@ pub fn convex_convex(a: &SurfaceMesh, b: &SurfaceMesh) -> Option<IntersectionMom
     convex_convex_faces(&a.placed(&Isometry3::identity()), &b.placed(&Isometry3::identity()))?.moments()
 }
 
-/// The faces of [`convex_convex`]'s polyhedron. A face in both surfaces (same plane, same
+/// The intersection of two placed convex polytopes as faces: each one's faces clipped by the
+/// other's face planes. A face in both surfaces (same plane, same
 /// outward normal) is counted once, as `a`'s.
 pub fn convex_convex_faces(a: &Placed<'_>, b: &Placed<'_>) -> Option<IntersectionFaces> {
     if a.separated_from(b) {
