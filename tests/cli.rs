@@ -409,10 +409,38 @@ fn compliant_body_without_modulus() {
 }
 
 #[test]
-fn peg_model_is_not_implemented_yet() {
-    let scene =
-        format!("[model]\nkind = \"peg\"\n{}{GROUND}", ball_with(&format!("{BALL_SHAPE}{BALL_CONTACT}")));
-    assert_rejected("peg", &scene, &["peg", "not implemented"]);
+fn peg_runs_under_simulate_with_its_overlap_and_fallback_columns_and_late_bodies() {
+    // A planar box resting on a floor, and a second box that enters at 0.05 s.
+    let scene = "[model]\nkind = \"peg\"\nplanar = true\n[sim]\nduration = 0.1\ndt = 0.01\n\
+        [[body]]\nname = \"floor\"\nfixed = true\nposition = [0, 0, -0.2]\nshape = { type = \"box\", size = [2, 1, 0.4] }\n\
+        [[body]]\nname = \"box\"\nmass = 1.0\nposition = [0, 0, 0.05]\nshape = { type = \"box\", size = [0.1, 1, 0.1] }\n\
+        [[body]]\nname = \"late\"\nmass = 1.0\nposition = [0.5, 0, 0.5]\nangle = 0.3\nappear_time = 0.05\n\
+        shape = { type = \"polygon\", vertices = [[0, 0], [0.1, 0], [0, 0.1]] }\n";
+    let dir = temp_dir("peg");
+    let path = dir.join("scene.toml");
+    std::fs::write(&path, scene).unwrap();
+    let out_dir = dir.join("out");
+    let out =
+        contactlab(&["simulate", path.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let solver = std::fs::read_to_string(out_dir.join("solver.csv")).unwrap();
+    let lines: Vec<&str> = solver.lines().collect();
+    assert_eq!(lines[0], "t,iterations,residual,unknowns,overlap,fallbacks");
+    assert_eq!(lines.len(), 11, "one row per step");
+    let last: Vec<f64> = lines[10].split(',').map(|x| x.parse().unwrap()).collect();
+    assert_eq!((last[3], last[4], last[5]), (2.0, 0.0, 0.0), "{}", lines[10]);
+    let trajectory = std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap();
+    let late: Vec<f64> = trajectory
+        .lines()
+        .filter(|l| l.contains(",late,"))
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(late.first(), Some(&0.05), "no rows before the appear time");
+    // `contact` reports one step from rest: the box held up by m·g.
+    let report = contact_json(&path, &[]);
+    let pair = &report["pairs"][0];
+    assert_eq!((pair["a"].as_str(), pair["b"].as_str()), (Some("floor"), Some("box")));
+    assert!((pair["force"][2].as_f64().unwrap() + 9.81).abs() < 1e-9, "{pair}");
 }
 
 #[test]

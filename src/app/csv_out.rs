@@ -300,33 +300,44 @@ impl Drop for SimWriter {
 /// Columns of `solver.csv` (constraint models): one row per step.
 pub const SOLVER_COLUMNS: [&str; 4] = ["t", "iterations", "residual", "unknowns"];
 
-/// `solver.csv` of a constraint model's run: per step, the sweeps, the final residual and the
-/// number of scalar unknowns.
+/// The PEG model's extra `solver.csv` columns: the overlap at the end of the step (area or
+/// volume) and the fall-backs its solve took.
+pub const PEG_SOLVER_COLUMNS: [&str; 2] = ["overlap", "fallbacks"];
+
+/// `solver.csv` of a constraint model's run: per step, the sweeps (PEG: pivots), the final
+/// residual and the number of scalar unknowns; under PEG also the overlap and fall-backs.
 #[derive(Debug)]
 pub struct SolverCsv {
     file: CsvFile,
+    peg: bool,
 }
 
 impl SolverCsv {
-    /// Creates `dir/solver.csv` with its header (`dir` must exist).
-    pub fn create(dir: &Path) -> Result<Self, OutputError> {
-        Ok(Self { file: CsvFile::create(&dir.join("solver.csv"), &SOLVER_COLUMNS)? })
+    /// Creates `dir/solver.csv` with its header (`dir` must exist); `peg`: with the PEG columns.
+    pub fn create(dir: &Path, peg: bool) -> Result<Self, OutputError> {
+        let columns: Vec<&str> =
+            SOLVER_COLUMNS.iter().chain(if peg { &PEG_SOLVER_COLUMNS[..] } else { &[] }).copied().collect();
+        Ok(Self { file: CsvFile::create(&dir.join("solver.csv"), &columns)?, peg })
     }
 
-    /// Appends the step that ended at `t`.
+    /// Appends the step that ended at `t`: iterations, residual, unknowns, and under PEG the
+    /// overlap and fall-backs.
     pub fn row(
         &mut self,
         t: f64,
-        iterations: usize,
-        residual: f64,
-        unknowns: usize,
+        (iterations, residual, unknowns): (usize, f64, usize),
+        (overlap, fallbacks): (f64, u32),
     ) -> Result<(), OutputError> {
-        self.file.row(&[
+        let mut fields = vec![
             Field::Num(t),
             Field::Num(iterations as f64),
             Field::Num(residual),
             Field::Num(unknowns as f64),
-        ])
+        ];
+        if self.peg {
+            fields.extend([Field::Num(overlap), Field::Num(fallbacks as f64)]);
+        }
+        self.file.row(&fields)
     }
 
     /// Writes what is buffered to disk.

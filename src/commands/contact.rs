@@ -138,7 +138,6 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
     // The bodies around the model already built (meshing it again would double the set-up).
     let bodies = scene.bodies.iter().map(crate::dynamics::setup::rigid_body).collect::<Result<Vec<_>>>()?;
     let world = crate::dynamics::world::World::new(bodies, model, scene.sim.gravity);
-    let ContactModel::Volume6d(model) = &world.model else { bail!("no constraint model to report") };
     let dt = scene.sim.dt.unwrap_or(1e-3);
     let mut rest = world.initial_state();
     for offset in world.layout.offset.iter().flatten() {
@@ -150,7 +149,23 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
         // Every repetition starts cold: no impulses from a previous one.
         let mut warm = crate::contact::volume6d::model::WarmStarts::default();
         let mut y = rest.clone();
-        crate::dynamics::time_stepping::step(&world, model, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
+        match &world.model {
+            ContactModel::Volume6d(model) => {
+                crate::dynamics::time_stepping::step(
+                    &world,
+                    model,
+                    0.0,
+                    &mut y,
+                    dt,
+                    &mut warm,
+                    &mut contacts,
+                )?;
+            }
+            ContactModel::Peg(model) => {
+                crate::dynamics::peg_step::step(&world, model, 0.0, &mut y, dt, &mut contacts)?;
+            }
+            _ => bail!("no constraint model to report"),
+        }
         Ok(())
     };
     step().context("the step from rest")?;
@@ -162,10 +177,13 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
     let name = |i: usize| scene.bodies[i].name.clone();
     let mut pairs = Vec::new();
     for c in &contacts {
-        let geometry = model
-            .contact((c.a, c.b), &poses)
-            .map_err(crate::contact::model::ContactError::from)?
-            .map(|(geometry, _)| geometry);
+        let geometry = match &world.model {
+            ContactModel::Volume6d(model) => model
+                .contact((c.a, c.b), &poses)
+                .map_err(crate::contact::model::ContactError::from)?
+                .map(|(geometry, _)| geometry),
+            _ => None,
+        };
         pairs.push(PairReport {
             a: name(c.a),
             b: name(c.b),
@@ -182,7 +200,8 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
     }
     if args.vtk.is_some() || args.png.is_some() {
         eprintln!(
-            "contactlab: --vtk and --png draw pressure-field contact surfaces; the volume6d model has none"
+            "contactlab: --vtk and --png draw pressure-field contact surfaces; the {} model has none",
+            scene.model.key()
         );
     }
     Ok(ContactReport { model: scene.model.key().to_string(), pairs, micros_per_query })

@@ -49,11 +49,17 @@ impl Summary {
     /// The one-line summary the command prints.
     pub fn line(&self) -> String {
         let (rtf, rtf_integration) = self.real_time_factors();
-        let unconverged = if self.stats.unconverged > 0 {
+        let mut unconverged = if self.stats.unconverged > 0 {
             format!(", {} steps short of Newton's tolerance", self.stats.unconverged)
         } else {
             String::new()
         };
+        if self.stats.fallbacks > 0 {
+            unconverged += &format!(
+                ", {} LCP fall-backs (regularised, reduced or frictionless solves; per step in solver.csv)",
+                self.stats.fallbacks
+            );
+        }
         let correction = if self.stats.largest_elastic_correction > 0.0 {
             format!(
                 ", largest correction of the tracked elastic energy {:.3e} J",
@@ -87,7 +93,7 @@ pub const INTEGRATORS: [&str; 4] = ["implicit_euler", "semi_implicit_euler", "do
 pub fn default_integrator(model: ModelKind) -> &'static str {
     match model {
         ModelKind::Hertz => "dopri5",
-        ModelKind::Volume6d => "time_stepping",
+        ModelKind::Volume6d | ModelKind::Peg => "time_stepping",
         _ => "implicit_euler",
     }
 }
@@ -117,15 +123,16 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
         Ok(dt)
     };
     // The constraint model has one integrator of its own, and the others none of it.
-    let constraint_model = scene.model == ModelKind::Volume6d;
+    let constraint_model = matches!(scene.model, ModelKind::Volume6d | ModelKind::Peg);
     if constraint_model && name != "time_stepping" {
         bail!(
-            "[sim] integrator `{name}` cannot run kind = \"volume6d\" (contact impulses, not forces); use integrator = \"time_stepping\" (its default) or remove the key"
+            "[sim] integrator `{name}` cannot run kind = \"{}\" (contact impulses, not forces); use integrator = \"time_stepping\" (its default) or remove the key",
+            scene.model.key()
         );
     }
     if !constraint_model && name == "time_stepping" {
         bail!(
-            "[sim] integrator `time_stepping` is for kind = \"volume6d\"; use one of: {}",
+            "[sim] integrator `time_stepping` is for kind = \"volume6d\" and \"peg\"; use one of: {}",
             INTEGRATORS.join(", ")
         );
     }
@@ -193,7 +200,9 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         .with_context(|| format!("creating outputs in {}", args.out.display()))?;
     // Constraint models: one row per step of the contact solve.
     let mut solver_csv = match integrator {
-        Integrator::TimeStepping { .. } => Some(app::SolverCsv::create(&args.out)?),
+        Integrator::TimeStepping { .. } => {
+            Some(app::SolverCsv::create(&args.out, scene.model == ModelKind::Peg)?)
+        }
         _ => None,
     };
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
@@ -228,7 +237,12 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 let n = sample.solver.len();
                 for (k, r) in sample.solver.iter().enumerate() {
                     let step_end = t - (n - 1 - k) as f64 * dt;
-                    csv.row(step_end, r.sweeps, r.residual, r.unknowns).map_err(|e| failed(e.into()))?;
+                    csv.row(
+                        step_end,
+                        (r.sweeps, r.residual, r.unknowns),
+                        (r.overlap.unwrap_or(0.0), r.fallbacks),
+                    )
+                    .map_err(|e| failed(e.into()))?;
                 }
             }
             frame += 1;
@@ -295,10 +309,12 @@ fn write_outputs(
 ) -> Result<()> {
     let (t, contacts, energies) = (sample.t, sample.contacts, sample.energies);
     let poses = world.poses(t, sample.y);
+    // Bodies that have not entered yet (PEG's appear_time) have no rows.
     let rows: Vec<BodyRow> = world
         .bodies
         .iter()
         .zip(&poses)
+        .filter(|(body, _)| body.present(t))
         .map(|(body, (pose, velocity))| BodyRow { name: &body.name, pose: *pose, velocity: *velocity })
         .collect();
     writer.bodies(t, &rows)?;

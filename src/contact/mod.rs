@@ -2,6 +2,7 @@
 
 pub mod hertz;
 pub mod model;
+pub mod peg;
 pub mod pressure_field;
 pub mod volume6d;
 

@@ -5,6 +5,7 @@
 
 use super::hertz::HertzModel;
 use super::hertz::pair::HertzPairError;
+use super::peg::model::PegModel;
 use super::pressure_field::{
     BodyBuildError, ContactSurface, PfGeometry, PressureFieldError, PressureFieldModel,
 };
@@ -90,10 +91,8 @@ pub enum ModelSetupError {
     Hertz(anyhow::Error),
     #[error(transparent)]
     Volume6d(#[from] super::volume6d::model::Volume6dSetupError),
-    #[error(
-        "model kind `{0}` is not implemented yet; use kind = \"pressure_field\" or \"hertz\" (docs/scene.md)"
-    )]
-    NotImplemented(ModelKind),
+    #[error(transparent)]
+    Peg(#[from] super::peg::model::PegSetupError),
 }
 
 /// A body's mesh as a model holds it, for drawing.
@@ -109,6 +108,7 @@ pub enum ContactModel {
     PressureField(PressureFieldModel),
     Hertz(HertzModel),
     Volume6d(Volume6dModel),
+    Peg(PegModel),
 }
 
 impl ContactModel {
@@ -125,7 +125,7 @@ impl ContactModel {
             ModelKind::Volume6d => {
                 Ok(ContactModel::Volume6d(Volume6dModel::from_scene(scene, scene.model_settings.volume6d)?))
             }
-            kind @ ModelKind::Peg => Err(ModelSetupError::NotImplemented(kind)),
+            ModelKind::Peg => Ok(ContactModel::Peg(PegModel::from_scene(scene, scene.model_settings.peg)?)),
         }
     }
 
@@ -134,12 +134,13 @@ impl ContactModel {
             ContactModel::PressureField(_) => ModelKind::PressureField,
             ContactModel::Hertz(_) => ModelKind::Hertz,
             ContactModel::Volume6d(_) => ModelKind::Volume6d,
+            ContactModel::Peg(_) => ModelKind::Peg,
         }
     }
 
     pub fn stepping(&self) -> Stepping {
         match self {
-            ContactModel::Volume6d(_) => Stepping::Velocity,
+            ContactModel::Volume6d(_) | ContactModel::Peg(_) => Stepping::Velocity,
             _ => Stepping::Force,
         }
     }
@@ -155,6 +156,10 @@ impl ContactModel {
             ContactModel::PressureField(m) => m.candidate_pairs(poses),
             ContactModel::Hertz(m) => m.candidate_pairs(poses),
             ContactModel::Volume6d(m) => m.candidate_pairs(poses),
+            ContactModel::Peg(m) => (0..poses.len())
+                .flat_map(|a| (a + 1..poses.len()).map(move |b| (a, b)))
+                .filter(|&(a, b)| m.may_touch((a, b), (&poses[a].0, &poses[b].0), 0.0))
+                .collect(),
         }
     }
 
@@ -212,7 +217,7 @@ impl ContactModel {
                 Ok(Some((contact, derivatives)))
             }
             // Impulses, not forces: the time-stepping integrator asks the model directly.
-            ContactModel::Volume6d(_) => Ok(None),
+            ContactModel::Volume6d(_) | ContactModel::Peg(_) => Ok(None),
         }
     }
 
@@ -223,14 +228,14 @@ impl ContactModel {
         }
         match self {
             ContactModel::PressureField(m) => Ok(m.energy((c.a, c.b), poses)?),
-            ContactModel::Hertz(_) | ContactModel::Volume6d(_) => Ok(0.0),
+            ContactModel::Hertz(_) | ContactModel::Volume6d(_) | ContactModel::Peg(_) => Ok(0.0),
         }
     }
 
     /// The signed distance of pair (a, b), for models with events.
     pub fn gap(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
         match self {
-            ContactModel::PressureField(_) | ContactModel::Volume6d(_) => None,
+            ContactModel::PressureField(_) | ContactModel::Volume6d(_) | ContactModel::Peg(_) => None,
             ContactModel::Hertz(m) => m.gap(a, b, poses),
         }
     }
@@ -250,7 +255,7 @@ impl ContactModel {
     ) -> Result<Option<ContactSurface>, ContactError> {
         match self {
             ContactModel::PressureField(m) => Ok(Some(m.surface(pair, poses)?)),
-            ContactModel::Hertz(_) | ContactModel::Volume6d(_) => Ok(None),
+            ContactModel::Hertz(_) | ContactModel::Volume6d(_) | ContactModel::Peg(_) => Ok(None),
         }
     }
 

@@ -41,6 +41,11 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
             }
             None => props.inertia_for_mass(mass),
         };
+        // A planar body's J about y through the centroid: the lamina's tensor scaled to it.
+        if let Some(j) = spec.moment_of_inertia {
+            let lamina = props.inertia_for_mass(mass);
+            inertia = lamina * (j / lamina[(1, 1)]);
+        }
     }
     Ok(RigidBody {
         name: spec.name.clone(),
@@ -52,6 +57,7 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
         torque: spec.torque,
         initial_pose: spec.pose,
         initial_twist: spec.twist,
+        appear_time: spec.appear_time,
     })
 }
 

@@ -8,7 +8,7 @@ use super::error::DynamicsError;
 use super::ode::{self, AdaptiveOptions, OdeError, OdeSystem, Tolerances};
 use super::time_stepping::{self, SolverReport};
 use super::world::{Energies, Loads, World};
-use super::{implicit_euler, semi_implicit_euler};
+use super::{implicit_euler, peg_step, semi_implicit_euler};
 use crate::contact::model::ContactModel;
 use crate::contact::model::PairContact;
 use crate::contact::volume6d::model::WarmStarts;
@@ -90,6 +90,9 @@ pub struct RunStats {
     pub unconverged: u64,
     /// Simulated time reached (s).
     pub t_end: f64,
+    /// PEG: the fall-backs its contact solves took (regularised, reduced or frictionless
+    /// problems; see `peg_step`).
+    pub fallbacks: u64,
     /// The largest excess of the total energy over its initial value plus the external work
     /// seen at output times (J; ≤ 0 when energy only left the system).
     pub max_energy_excess: f64,
@@ -172,19 +175,25 @@ pub fn run(
     }
     match integrator {
         Integrator::TimeStepping { dt } => {
-            let ContactModel::Volume6d(model) = &world.model else {
-                return Err(DynamicsError::Setup(
-                    "integrator `time_stepping` runs the constraint models (kind = \"volume6d\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
-                ));
-            };
             let (steps, every) = fixed_step_counts(duration, output_dt, *dt);
             let (mut applied, mut reports) = (Vec::new(), Vec::new());
             let mut warm = WarmStarts::default();
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
-                let report = time_stepping::step(world, model, t, &mut y, *dt, &mut warm, &mut applied)?;
+                let report = match &world.model {
+                    ContactModel::Volume6d(model) => {
+                        time_stepping::step(world, model, t, &mut y, *dt, &mut warm, &mut applied)?
+                    }
+                    ContactModel::Peg(model) => peg_step::step(world, model, t, &mut y, *dt, &mut applied)?,
+                    _ => {
+                        return Err(DynamicsError::Setup(
+                            "integrator `time_stepping` runs the constraint models (kind = \"volume6d\" or \"peg\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
+                        ));
+                    }
+                };
                 reports.push(report);
                 stats.evaluations += report.sweeps as u64;
+                stats.fallbacks += u64::from(report.fallbacks);
                 if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {
                     continue;
                 }

@@ -54,8 +54,12 @@ pub struct SolverReport {
     pub sweeps: usize,
     /// The 2-norm of the last sweep's impulse update (N·s).
     pub residual: f64,
-    /// Scalar unknowns: 6 per touching pair.
+    /// Scalar unknowns: 6 per touching pair (PEG: the LCP's size).
     pub unknowns: usize,
+    /// PEG: the total overlap (area or volume) of all pairs at the end of the step.
+    pub overlap: Option<f64>,
+    /// PEG: the fall-backs the step's solve took (see `peg_step`).
+    pub fallbacks: u32,
 }
 
 /// One touching pair in a step.

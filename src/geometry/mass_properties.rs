@@ -81,6 +81,10 @@ impl MassProperties {
             }),
             Shape::Convex { points, .. } => MassProperties::of_surface_mesh(&convex_hull(points)?),
             Shape::Compound { parts } => compound(parts),
+            // The prism of unit thickness: its I_yy is the lamina's polar moment.
+            Shape::Polygon { .. } => {
+                MassProperties::of_surface_mesh(&convex_hull(&shape.hull_points(1.0).unwrap_or_default())?)
+            }
         }
     }
 

@@ -62,6 +62,12 @@ pub enum Shape {
     Compound {
         parts: Vec<CompoundPart>,
     },
+    /// A convex polygon in the body frame's x–z plane (planar PEG scenes): vertices [x, z]
+    /// counter-clockwise seen with x to the right and z up. As a solid it is the prism of unit
+    /// thickness |y| ≤ ½.
+    Polygon {
+        vertices: Vec<[f64; 2]>,
+    },
 }
 
 /// One part of a [`Shape::Compound`]: a convex shape at a pose in the body frame.
@@ -125,13 +131,15 @@ impl Shape {
             Shape::Convex { .. } => "convex",
             Shape::Mesh { .. } => "mesh",
             Shape::Compound { .. } => "compound",
+            Shape::Polygon { .. } => "polygon",
         }
     }
 }
 
 impl Shape {
     /// Points whose convex hull is the shape, with neighbouring points at most `spacing` apart
-    /// along its curved edges: cones and beams are meshed as such hulls.
+    /// along its curved edges: cones, beams and polygons (their unit-thickness prisms) are
+    /// meshed as such hulls.
     pub fn hull_points(&self, spacing: f64) -> Option<Vec<Point3>> {
         use std::f64::consts::{PI, TAU};
         let ring = |r: f64, z: f64, from: f64, to: f64, cx: f64, out: &mut Vec<Point3>| {
@@ -142,8 +150,13 @@ impl Shape {
             }
         };
         let mut pts = Vec::new();
-        match *self {
-            Shape::Cone { radius, top_radius, length } => {
+        match self {
+            Shape::Polygon { vertices } => {
+                for y in [-0.5, 0.5] {
+                    pts.extend(vertices.iter().map(|&[x, z]| Point3::new(x, y, z)));
+                }
+            }
+            &Shape::Cone { radius, top_radius, length } => {
                 ring(radius, 0.0, 0.0, TAU, 0.0, &mut pts);
                 if top_radius > 0.0 {
                     ring(top_radius, length, 0.0, TAU, 0.0, &mut pts);
@@ -151,7 +164,7 @@ impl Shape {
                     pts.push(Point3::new(0.0, 0.0, length));
                 }
             }
-            Shape::Beam { length, width, thickness } => {
+            &Shape::Beam { length, width, thickness } => {
                 for z in [-thickness / 2.0, thickness / 2.0] {
                     ring(width / 2.0, z, -PI / 2.0, PI / 2.0, length / 2.0, &mut pts);
                     ring(width / 2.0, z, PI / 2.0, 3.0 * PI / 2.0, -length / 2.0, &mut pts);

@@ -28,6 +28,12 @@ pub struct BodySpec {
     pub torque: Vector3,
     /// A prescribed motion: the body follows it whatever the forces (`None`: free or fixed).
     pub kinematic: Option<Kinematic>,
+    /// PEG model: the time (s, ≥ 0) from which the body takes part; before it the body is not
+    /// simulated, touches nothing and has no output rows. Default 0.
+    pub appear_time: f64,
+    /// Planar scenes: the moment of inertia about y through the centroid (kg·m²); `None`:
+    /// that of a uniform lamina of the body's mass.
+    pub moment_of_inertia: Option<f64>,
 }
 
 /// A prescribed motion of a kinematic body.

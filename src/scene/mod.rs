@@ -12,14 +12,15 @@ mod raw;
 mod shape;
 mod validate_body;
 mod validate_contact;
+mod validate_peg;
 mod validate_scene;
 mod validate_volume6d;
 
 pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
 pub use model::{
-    DEFAULT_PATCH_SCALE, ModelKind, ModelSettings, PairSpec, Scene, SimSettings, SpinLimit,
-    Volume6dFormulation, Volume6dSpec,
+    DEFAULT_PATCH_SCALE, ModelKind, ModelSettings, PairSpec, PegFormulation, PegSpec, Scene, SimSettings,
+    SpinLimit, Volume6dFormulation, Volume6dSpec,
 };
 
 use location::{Outline, line_col, schema_error, syntax_error};
@@ -81,6 +82,8 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
             checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
     }
     model_settings.volume6d = validate_volume6d::volume6d_spec(model, raw.model.as_ref())?;
+    model_settings.peg = validate_peg::peg_spec(model, raw.model.as_ref())?;
+    let planar = model_settings.peg.planar;
     let sim = validate_scene::sim_settings(raw.sim)?;
     if raw.body.is_empty() {
         return Err(SceneError::NoBodies);
@@ -91,7 +94,8 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         let place = at(text, outline.body_label(i), spanned.span().start);
         let body = spanned.into_inner();
         let shape_place = at(text, place.section.clone(), body.shape.span().start);
-        let spec = validate_body::body_spec(body, &place, &shape_place, base_dir)?;
+        let spec = validate_body::body_spec(body, &place, &shape_place, base_dir, planar)?;
+        validate_peg::body_fits_model(&spec, model, planar, &place, &shape_place)?;
         if matches!(spec.shape, crate::geometry::Shape::Compound { .. })
             && !matches!(model, ModelKind::Volume6d | ModelKind::Peg)
         {
@@ -99,10 +103,10 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
                 place: shape_place,
                 key: "shape.type".into(),
                 problem: format!(
-                    "a compound shape takes part in kind = \"volume6d\" (and \"peg\" once it is built), not in kind = \"{}\"",
+                    "a compound shape takes part in kind = \"volume6d\" or \"peg\", not in kind = \"{}\"",
                     model.key()
                 ),
-                fix: "set kind = \"volume6d\" in [model], or give the body one shape".into(),
+                fix: "set kind = \"volume6d\" or \"peg\" in [model], or give the body one shape".into(),
             });
         }
         bodies.push(spec);
@@ -110,6 +114,9 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     }
     validate_scene::unique_names(&bodies, &places)?;
     validate_scene::contact_pairs(model, &bodies)?;
+    if planar {
+        validate_peg::planar_gravity(&sim)?;
+    }
     Ok(Scene { model, model_settings, sim, bodies })
 }
 

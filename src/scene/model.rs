@@ -35,6 +35,44 @@ pub struct ModelSettings {
     pub pairs: Vec<PairSpec>,
     /// 6D model: the solver's settings.
     pub volume6d: Volume6dSpec,
+    /// PEG model: its settings.
+    pub peg: PegSpec,
+}
+
+/// `[model]` keys of `kind = "peg"` (docs/scene.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PegSpec {
+    /// PEG's contact constraints (default), or one point contact per closest feature pair.
+    pub formulation: PegFormulation,
+    /// The contact tolerance ε (m); `None`: per pair and step,
+    /// max(2·h·|v_rel| + ½·g·h², 10⁻³·L) with L the smaller body's size.
+    pub contact_tolerance: Option<f64>,
+    /// Directions of the polyhedral friction cone, in opposite pairs: 3D 4 (default) or 8;
+    /// planar scenes always 2.
+    pub friction_directions: usize,
+    /// Bodies move in the world x–z plane (x, z and the rotation about y).
+    pub planar: bool,
+}
+
+impl Default for PegSpec {
+    fn default() -> Self {
+        PegSpec {
+            formulation: PegFormulation::Peg,
+            contact_tolerance: None,
+            friction_directions: 4,
+            planar: false,
+        }
+    }
+}
+
+/// How the PEG model turns nearby features into constraints (`formulation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PegFormulation {
+    /// `"peg"`: unilateral, inter-contact and cross-contact constraints (Williams et al. 2017).
+    Peg,
+    /// `"standard"`: one unilateral point contact per closest feature pair within ε (the
+    /// paper's baseline).
+    Standard,
 }
 
 /// `[model]` keys of `kind = "volume6d"` (docs/scene.md).
@@ -118,6 +156,7 @@ impl Default for ModelSettings {
             max_contact_damping: 2000.0,
             pairs: Vec::new(),
             volume6d: Volume6dSpec::default(),
+            peg: PegSpec::default(),
         }
     }
 }

@@ -30,6 +30,9 @@ pub(super) struct RawModel {
     pub tolerance: Option<f64>,
     pub warm_start: Option<bool>,
     pub spin_limit: Option<String>,
+    pub contact_tolerance: Option<f64>,
+    pub friction_directions: Option<i64>,
+    pub planar: Option<bool>,
 }
 
 /// `[[model.pair]]`: Hertz contact properties of two materials.
@@ -86,6 +89,9 @@ pub(super) struct RawBody {
     #[serde(default, deserialize_with = "exact::optional")]
     pub torque: Option<[f64; 3]>,
     pub kinematic: Option<RawKinematic>,
+    pub appear_time: Option<f64>,
+    pub angle: Option<f64>,
+    pub moment_of_inertia: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -163,6 +169,10 @@ pub(super) enum RawShape {
     Compound {
         parts: Vec<toml::Table>,
     },
+    /// Planar scenes: vertices [x, z], counter-clockwise.
+    Polygon {
+        vertices: Vec<Vec<f64>>,
+    },
     /// Accepted so that the message can say meshes are not supported yet, rather than that the
     /// keys are unknown.
     #[allow(dead_code)]
@@ -187,6 +197,7 @@ pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
     ("convex", "type, file"),
     ("mesh", "type, file, field, core, skin_depth"),
     ("compound", "type, parts (each a convex shape's keys with position and orientation)"),
+    ("polygon", "type, vertices (planar scenes: [[x, z], ...] counter-clockwise)"),
 ];
 
 /// Vectors of exactly N numbers: serde's arrays would drop extra components silently.

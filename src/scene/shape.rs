@@ -84,6 +84,7 @@ pub(super) fn parse_shape(table: &toml::Table, place: &Place, base_dir: &Path) -
             mesh_shape(base_dir.join(&file), field, core, skin_depth, place)?
         }
         RawShape::Compound { parts } => compound_shape(parts, place, base_dir)?,
+        RawShape::Polygon { vertices } => polygon_shape(vertices, place)?,
     };
     Ok(shape)
 }
@@ -142,6 +143,62 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
         out.push(CompoundPart { shape, pose });
     }
     Ok(Shape::Compound { parts: out })
+}
+
+/// `shape = { type = "polygon", vertices = [[x, z], ...] }`: at least three finite vertices,
+/// strictly convex (no three in a row) and counter-clockwise seen with x to the right and z up.
+fn polygon_shape(vertices: Vec<Vec<f64>>, place: &Place) -> Result<Shape, SceneError> {
+    let invalid = |problem: String, fix: &str| SceneError::Invalid {
+        place: place.clone(),
+        key: "shape.vertices".into(),
+        problem,
+        fix: fix.into(),
+    };
+    let mut out = Vec::with_capacity(vertices.len());
+    for (k, v) in vertices.iter().enumerate() {
+        let [x, z] = v[..] else {
+            return Err(invalid(
+                format!("vertex {k} has {} numbers", v.len()),
+                "give each vertex as [x, z] (m)",
+            ));
+        };
+        out.push(checks::finite_n(place, "shape.vertices", [x, z])?);
+    }
+    if out.len() < 3 {
+        return Err(invalid(format!("has {} vertices", out.len()), "give at least 3 vertices [x, z]"));
+    }
+    let n = out.len();
+    let size = out.iter().map(|[x, z]| x.hypot(*z)).fold(0.0, f64::max).max(1e-300);
+    let cross = |k: usize| {
+        let ([ax, az], [bx, bz], [cx, cz]) = (out[k], out[(k + 1) % n], out[(k + 2) % n]);
+        (bx - ax) * (cz - bz) - (bz - az) * (cx - bx)
+    };
+    // Each turn to the left and the turns adding up to one full turn: convex, simple, CCW.
+    let mut winding = 0.0;
+    for k in 0..n {
+        let c = cross(k);
+        if c <= 1e-12 * size * size {
+            let why = if c < 0.0 {
+                "turns clockwise (or the polygon is not convex)"
+            } else {
+                "is in line with its neighbours"
+            };
+            return Err(invalid(
+                format!("vertex {} {why}", (k + 1) % n),
+                "give a convex polygon's vertices counter-clockwise (x to the right, z up), no three in a line",
+            ));
+        }
+        let ([ax, az], [bx, bz], [cx, cz]) = (out[k], out[(k + 1) % n], out[(k + 2) % n]);
+        let (u, w) = ((bx - ax, bz - az), (cx - bx, cz - bz));
+        winding += (u.0 * w.1 - u.1 * w.0).atan2(u.0 * w.0 + u.1 * w.1);
+    }
+    if (winding - std::f64::consts::TAU).abs() > 1e-6 {
+        return Err(invalid(
+            format!("winds {:.3} turns: the polygon crosses itself", winding / std::f64::consts::TAU),
+            "give a simple convex polygon's vertices counter-clockwise, each once",
+        ));
+    }
+    Ok(Shape::Polygon { vertices: out })
 }
 
 /// `shape = { type = "mesh", file, field = "laplace", core = "medial_axis", skin_depth }`.

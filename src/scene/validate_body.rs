@@ -19,6 +19,7 @@ pub(super) fn body_spec(
     place: &Place,
     shape_place: &Place,
     base_dir: &Path,
+    planar: bool,
 ) -> Result<BodySpec, SceneError> {
     let invalid = |key: &str, problem: String, fix: &str| SceneError::Invalid {
         place: place.clone(),
@@ -43,9 +44,66 @@ pub(super) fn body_spec(
         ));
     }
     let inertia = raw.inertia.map(|i| principal_moments(place, i)).transpose()?;
+    let planar_only = |key: &str, what: &str| {
+        invalid(
+            key,
+            format!("is a key of planar scenes ({what})"),
+            "set planar = true and kind = \"peg\" in [model], or remove it",
+        )
+    };
+    let moment_of_inertia = match raw.moment_of_inertia {
+        Some(_) if !planar => return Err(planar_only("moment_of_inertia", "use `inertia` in 3D")),
+        Some(j) => Some(positive_n(place, "moment_of_inertia", [j], "kg·m²")?[0]),
+        None => None,
+    };
+    if planar {
+        if raw.inertia.is_some() {
+            return Err(not_allowed(
+                place,
+                "inertia",
+                "a planar body turns about y only; give `moment_of_inertia`",
+            ));
+        }
+        if raw.orientation.is_some() {
+            return Err(not_allowed(place, "orientation", "a planar body's rotation is its `angle` (rad)"));
+        }
+        if density.is_some() {
+            return Err(not_allowed(
+                place,
+                "density",
+                "a planar body has an area, not a volume; give `mass` (kg)",
+            ));
+        }
+    }
+    let appear_time = match raw.appear_time {
+        Some(t) if !(t.is_finite() && t >= 0.0) => {
+            return Err(invalid(
+                "appear_time",
+                format!("must be a time ≥ 0 s, got {t}"),
+                "give the entry time in s",
+            ));
+        }
+        Some(t) if t > 0.0 && (fixed || raw.kinematic.is_some()) => {
+            return Err(invalid(
+                "appear_time",
+                "is given for a body that does not move freely".into(),
+                "remove it: fixed and kinematic bodies are there from the start",
+            ));
+        }
+        Some(t) => t,
+        None => 0.0,
+    };
 
     let position = norm_at_most(place, "position", raw.position.unwrap_or([0.0; 3]), range::POSITION, "m")?;
-    let rotation = unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?;
+    let rotation = match raw.angle {
+        Some(_) if !planar => return Err(planar_only("angle", "use `orientation` in 3D")),
+        // Counter-clockwise in the x–z view (x right, z up): a rotation about −y.
+        Some(angle) => UnitQuaternion::from_axis_angle(
+            &-Vector3::y_axis(),
+            within(place, "angle", angle, (-range::RATE, range::RATE), "rad")?,
+        ),
+        None => unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?,
+    };
     let pose = Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation);
     let linear =
         norm_at_most(place, "linear_velocity", raw.linear_velocity.unwrap_or([0.0; 3]), range::SPEED, "m/s")?;
@@ -107,6 +165,8 @@ pub(super) fn body_spec(
         twist,
         shape,
         contact,
+        appear_time,
+        moment_of_inertia,
     })
 }
 

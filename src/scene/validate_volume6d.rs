@@ -11,7 +11,8 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
     let Some(raw) = raw else { return Ok(spec) };
     let place = Place::section("[model]");
     let given = [
-        ("formulation", raw.formulation.is_some()),
+        // PEG has a `formulation` of its own.
+        ("formulation", raw.formulation.is_some() && kind != ModelKind::Peg),
         ("patch_scale", raw.patch_scale.is_some()),
         ("iterations", raw.iterations.is_some()),
         ("tolerance", raw.tolerance.is_some()),

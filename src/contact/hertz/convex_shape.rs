@@ -104,6 +104,9 @@ impl ConvexShape {
                 ConvexShape::Capsule { radius: *radius, half_length: length / 2.0 }
             }
             Shape::Convex { points, .. } => return ConvexShape::hull(points, 0.0),
+            Shape::Polygon { .. } => {
+                return ConvexShape::hull(&shape.hull_points(1.0).unwrap_or_default(), 0.0);
+            }
             Shape::Cone { radius, top_radius, length } => ConvexShape::Cone {
                 base_radius: *radius,
                 top_radius: *top_radius,

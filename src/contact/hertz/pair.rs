@@ -37,6 +37,9 @@ impl HertzBody {
             Shape::Mesh { data, .. } => {
                 ContactShapeKind::Mesh { shortest_edge: shortest_edge(&data.surface().vertices) }
             }
+            Shape::Polygon { .. } => ContactShapeKind::Mesh {
+                shortest_edge: shortest_edge(&shape.hull_points(1.0).unwrap_or_default()),
+            },
             Shape::HalfSpace => ContactShapeKind::Box { lengths: [1.0; 3] },
             // Refused by the narrow phase below.
             Shape::Compound { .. } => ContactShapeKind::Box { lengths: [1.0; 3] },

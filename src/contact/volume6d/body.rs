@@ -53,7 +53,7 @@ impl Volume6dShape {
                     .map(|m| Polytope::from_mesh(&m));
                 Ok(Volume6dShape::Sphere { radius: *radius, hull })
             }
-            Shape::Box { .. } | Shape::Convex { .. } => {
+            Shape::Box { .. } | Shape::Convex { .. } | Shape::Polygon { .. } => {
                 Ok(Volume6dShape::Convex(Polytope::from_mesh(&mesher::surface_mesh(shape, None)?)))
             }
             Shape::Mesh { data, .. } => Ok(Volume6dShape::Mesh(match data {

@@ -68,6 +68,9 @@ pub fn surface_mesh(shape: &Shape, resolution: Option<f64>) -> Result<SurfaceMes
             let pts = shape.hull_points(needed()?).unwrap_or_default();
             convex::surface(std::path::Path::new(shape.kind()), &pts)
         }
+        Shape::Polygon { .. } => {
+            convex::surface(std::path::Path::new("polygon"), &shape.hull_points(1.0).unwrap_or_default())
+        }
         // A mesh file is its own surface (a tet mesh: its boundary).
         Shape::Mesh { data, .. } => Ok(data.surface()),
         // The parts' surfaces side by side (for pictures: not one closed surface).
@@ -114,7 +117,7 @@ pub fn layered_tet_mesh_with(
         Shape::Ellipsoid { radii } => ellipsoid::cored(*radii, resolution)?,
         Shape::HalfSpace => return Err(no_mesh()),
         Shape::Convex { file, points } => convex::cored(file, points, resolution)?,
-        Shape::Cone { .. } | Shape::Beam { .. } => {
+        Shape::Cone { .. } | Shape::Beam { .. } | Shape::Polygon { .. } => {
             let pts = shape.hull_points(resolution).unwrap_or_default();
             convex::cored(std::path::Path::new(shape.kind()), &pts, resolution)?
         }

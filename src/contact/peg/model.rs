@@ -1,0 +1,165 @@
+//! The PEG model as the world holds it: every body's geometry and friction, the settings, the
+//! pairs that may touch, each pair's contact tolerance ε and constraint sets, and the exact
+//! overlap of a pair (the paper's accuracy metric).
+
+use super::contact::ConstraintSet;
+use super::planar::{Planar, overlap_area, planar_sets};
+use super::shape::{PegShape, PegShapeError};
+use super::spatial::{PlacedPolygon, pieces};
+use crate::contact::volume6d::body::{Volume6dShape, pair_moments};
+use crate::math::{Isometry3, Twist, Vector3};
+use crate::scene::Scene;
+
+/// The settings: the scene's `[model]` keys of `kind = "peg"`.
+pub type PegSettings = crate::scene::PegSpec;
+
+/// A body's geometry could not be built for the PEG model.
+#[derive(Debug, thiserror::Error)]
+#[error("body `{body}`: {source}")]
+pub struct PegSetupError {
+    pub body: String,
+    #[source]
+    pub source: PegShapeError,
+}
+
+/// The PEG model.
+#[derive(Debug)]
+pub struct PegModel {
+    pub shapes: Vec<PegShape>,
+    /// 3D scenes: each body as the 6D model's exact intersection code takes it (overlap volume).
+    solids: Vec<Option<Volume6dShape>>,
+    pub friction: Vec<f64>,
+    /// Bodies that never move: pairs of two are never candidates.
+    pub fixed: Vec<bool>,
+    /// Each body's bounding radius about its origin (∞: a half space).
+    pub bounds: Vec<f64>,
+    pub settings: PegSettings,
+}
+
+impl PegModel {
+    /// Every body's geometry from a scene, with `settings`.
+    pub fn from_scene(scene: &Scene, settings: PegSettings) -> Result<PegModel, PegSetupError> {
+        let mut shapes = Vec::with_capacity(scene.bodies.len());
+        let mut solids = Vec::with_capacity(scene.bodies.len());
+        for b in &scene.bodies {
+            let error = |source| PegSetupError { body: b.name.clone(), source };
+            shapes.push(PegShape::new(&b.shape, b.contact.resolution, settings.planar).map_err(error)?);
+            solids.push(if settings.planar {
+                None
+            } else {
+                Some(Volume6dShape::new(&b.shape, b.contact.resolution).map_err(|e| {
+                    error(PegShapeError::Unsupported {
+                        shape: b.shape.kind(),
+                        hint: match e {
+                            crate::contact::volume6d::body::Volume6dShapeError::PartsOverlap { .. } => {
+                                "the parts of the compound overlap; make them touch without overlapping"
+                            }
+                            _ => "its overlap volume cannot be measured",
+                        },
+                    })
+                })?)
+            });
+        }
+        Ok(PegModel {
+            bounds: shapes.iter().map(PegShape::bounding_radius).collect(),
+            shapes,
+            solids,
+            friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
+            fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
+            settings,
+        })
+    }
+
+    /// The contact tolerance ε of pair (a, b) for a step of `dt` under gravity `g` (m/s²):
+    /// `contact_tolerance` when given, else max(2·h·|v_rel| + ½·g·h², 10⁻³·L), |v_rel| bounded
+    /// by the origins' relative speed plus each body's spin times its bounding radius, L the
+    /// smaller body's size (twice its bounding radius).
+    pub fn tolerance(&self, (a, b): (usize, usize), twists: (&Twist, &Twist), dt: f64, g: f64) -> f64 {
+        if let Some(eps) = self.settings.contact_tolerance {
+            return eps;
+        }
+        let spin = |i: usize, t: &Twist| {
+            if self.bounds[i].is_finite() { t.angular.norm() * self.bounds[i] } else { 0.0 }
+        };
+        let v_rel = (twists.0.linear - twists.1.linear).norm() + spin(a, twists.0) + spin(b, twists.1);
+        let size = 2.0 * self.bounds[a].min(self.bounds[b]);
+        (2.0 * dt * v_rel + 0.5 * g * dt * dt).max(1e-3 * size)
+    }
+
+    /// Whether bodies a and b at `poses` may be within `eps` of each other (bounding spheres;
+    /// a half space: the other's sphere against its plane).
+    pub fn may_touch(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3), eps: f64) -> bool {
+        if self.fixed[a] && self.fixed[b] {
+            return false;
+        }
+        match (&self.shapes[a], &self.shapes[b]) {
+            (PegShape::HalfSpace, PegShape::HalfSpace) => false,
+            (PegShape::HalfSpace, _) => below(poses.0, poses.1, self.bounds[b] + eps),
+            (_, PegShape::HalfSpace) => below(poses.1, poses.0, self.bounds[a] + eps),
+            _ => {
+                (poses.0.translation.vector - poses.1.translation.vector).norm()
+                    <= self.bounds[a] + self.bounds[b] + eps
+            }
+        }
+    }
+
+    /// Appends the constraint sets of pair (a, b) from its features within `eps`, at `now` and
+    /// one explicit step ahead (`next`).
+    pub fn constraint_sets(
+        &self,
+        (a, b): (usize, usize),
+        now: (&Isometry3, &Isometry3),
+        next: (&Isometry3, &Isometry3),
+        eps: f64,
+        out: &mut Vec<ConstraintSet>,
+    ) {
+        let formulation = self.settings.formulation;
+        if self.settings.planar {
+            let (pa, pa_next) = (planar(&self.shapes[a], now.0), planar(&self.shapes[a], next.0));
+            let (pb, pb_next) = (planar(&self.shapes[b], now.1), planar(&self.shapes[b], next.1));
+            planar_sets((a, &pa, &pa_next), (b, &pb, &pb_next), eps, formulation, out);
+            return;
+        }
+        let (parts_a, parts_b) = (pieces(&self.shapes[a], now.0), pieces(&self.shapes[b], now.1));
+        let (next_a, next_b) = (pieces(&self.shapes[a], next.0), pieces(&self.shapes[b], next.1));
+        for (k, (pose_a, shape_a)) in parts_a.iter().enumerate() {
+            for (l, (pose_b, shape_b)) in parts_b.iter().enumerate() {
+                super::solid::solid_sets(
+                    (a, shape_a, pose_a, &next_a[k].0),
+                    (b, shape_b, pose_b, &next_b[l].0),
+                    eps,
+                    formulation,
+                    out,
+                );
+            }
+        }
+    }
+
+    /// The area (planar, m²) or volume (m³) where bodies a and b overlap at `poses`, exactly.
+    pub fn overlap(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3)) -> f64 {
+        if self.settings.planar {
+            return overlap_area(&planar(&self.shapes[a], poses.0), &planar(&self.shapes[b], poses.1));
+        }
+        let (Some(sa), Some(sb)) = (&self.solids[a], &self.solids[b]) else { return 0.0 };
+        pair_moments((sa, poses.0), (sb, poses.1)).ok().flatten().map_or(0.0, |m| m.volume)
+    }
+}
+
+/// Whether a sphere of `radius` about `other`'s origin reaches below the plane of half space
+/// `plane` (its body frame's z = 0).
+fn below(plane: &Isometry3, other: &Isometry3, radius: f64) -> bool {
+    let n = plane.rotation * Vector3::z();
+    n.dot(&(other.translation.vector - plane.translation.vector)) <= radius
+}
+
+/// A planar body's piece at its pose.
+fn planar(shape: &PegShape, pose: &Isometry3) -> Planar {
+    match shape {
+        PegShape::Polygon(v) => Planar::Polygon(PlacedPolygon::new(v, pose)),
+        _ => {
+            let n = pose.rotation * Vector3::z();
+            let o = pose.translation.vector;
+            Planar::HalfPlane { origin: [o.x, o.z], normal: [n.x, n.z] }
+        }
+    }
+}

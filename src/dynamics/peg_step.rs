@@ -1,0 +1,525 @@
+//! Complementarity time stepping for the PEG model (`kind = "peg"`, `integrator =
+//! "time_stepping"`): a Stewart–Trinkle / Anitescu–Potra step whose contact rows come from the
+//! model's constraint sets, solved as an LCP by our Lemke method per contact-connected island.
+//!
+//! A step from state (x, ν):
+//! 1. ν_f = ν + h·M⁻¹·(gravity, applied loads, −ω × Iω) for every free body present;
+//! 2. each pair's contact tolerance ε and constraint sets at the current poses and one explicit
+//!    step ahead (`contact::peg`);
+//! 3. per island, z = (impulses, slacks, friction) with w = N·z + q ≥ 0 ⟂ z ≥ 0, where a row
+//!    with Jacobian W and constant ψ/h meets the impulse columns G through N = Wᵀ·M⁻¹·G (plus
+//!    the selection entries of slacks and friction), q = Wᵀ·ν_f + ψ/h:
+//!    - a unilateral contact: 0 ≤ p ⟂ ψ/h + Gᵀν ≥ 0;
+//!    - an inter-contact set with primary r and others s_1…s_K: slack rows
+//!      (G_r − G_k)ᵀν + (ψ_r − ψ_k)/h + Σ_{l≤k} c_l ≥ 0 ⟂ c_k, which make
+//!      m = ψ_r⁺ + Σ c_l the largest end-of-step gap of the set, and the force row
+//!      0 ≤ p_r ⟂ m ≥ 0 (the "LNC" form of the formulation note, §3.4);
+//!    - friction at every contact with a force: 0 ≤ β ⟂ Dᵀν + λ ≥ 0, 0 ≤ λ ⟂ μ·p − Σβ ≥ 0;
+//! 4. when Lemke fails, the ladder of [`solve_island`] (regularise, drop the sets to their
+//!    primaries, drop friction), each rung counted;
+//! 5. ν⁺ = ν_f + M⁻¹·Σ G·z, then x ⊕ h·ν⁺ (quaternions renormalised).
+//!
+//! Energy: what (kinetic + gravity) a step loses beyond the applied loads' work is counted as
+//! dissipated; a step that gains (the ψ/h stabilisation pushing an overlap out) is not hidden:
+//! the run's energy watch sees it.
+
+use super::error::DynamicsError;
+use super::lcp::{LcpFailure, LemkeOptions, solve_lemke};
+use super::time_stepping::SolverReport;
+use super::world::World;
+use crate::contact::model::PairContact;
+use crate::contact::peg::contact::{ConstraintSet, Contact};
+use crate::contact::peg::model::PegModel;
+use crate::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3, Wrench};
+use nalgebra::{DMatrix, DVector, Vector6};
+use rayon::prelude::*;
+use smallvec::SmallVec;
+
+/// A row's or an impulse's velocity map: (body, [linear; angular] block) for each body it
+/// touches.
+type Jacobian = SmallVec<[(usize, Vector6<f64>); 2]>;
+
+/// Each body's state for the step.
+struct Bodies {
+    /// Centre of mass (world).
+    com: Vec<Point3>,
+    /// M⁻¹ of the bodies the impulses move (`None`: fixed, kinematic or not yet present).
+    inverse_mass: Vec<Option<InverseMass>>,
+    /// Velocity (centre-of-mass linear, angular; world): ν_f for free bodies, the prescribed
+    /// velocity for the others.
+    velocity: Vec<Vector6<f64>>,
+}
+
+/// A free body's inverse mass; planar bodies only move in x, z and turn about y.
+#[derive(Clone, Copy)]
+struct InverseMass {
+    mass: f64,
+    inertia: Matrix3,
+}
+
+impl InverseMass {
+    fn apply(&self, j: &Vector6<f64>) -> Vector6<f64> {
+        let lin = self.mass * Vector3::new(j[0], j[1], j[2]);
+        let ang = self.inertia * Vector3::new(j[3], j[4], j[5]);
+        Vector6::new(lin.x, lin.y, lin.z, ang.x, ang.y, ang.z)
+    }
+}
+
+/// One LCP unknown: its impulse's velocity map (empty for slacks) and, for output, where the
+/// impulse acts on each body and along which direction.
+struct Unknown {
+    column: Jacobian,
+    /// (point on body 1, point on body 2, direction into body 2), for impulses.
+    acts: Option<(usize, usize, Point3, Point3, Vector3)>,
+}
+
+/// One LCP row: its velocity map, constant and selection entries (unknown index, coefficient).
+struct Row {
+    jacobian: Jacobian,
+    constant: f64,
+    select: SmallVec<[(usize, f64); 4]>,
+}
+
+/// An island's problem.
+#[derive(Default)]
+struct Problem {
+    unknowns: Vec<Unknown>,
+    rows: Vec<Row>,
+    /// Rows of normal impulses (regularised first).
+    force_rows: Vec<usize>,
+}
+
+/// How an island's solve ended.
+struct IslandSolution {
+    z: DVector<f64>,
+    problem: Problem,
+    pivots: usize,
+    residual: f64,
+    fallbacks: u32,
+}
+
+/// Advances `y` from `t` by `dt`; `contacts` receives each touching pair's mean wrench over the
+/// step (impulse / dt).
+pub fn step(
+    world: &World,
+    model: &PegModel,
+    t: f64,
+    y: &mut [f64],
+    dt: f64,
+    contacts: &mut Vec<PairContact>,
+) -> Result<SolverReport, DynamicsError> {
+    let poses = world.poses(t, y);
+    let n = world.bodies.len();
+    let planar = model.settings.planar;
+    let present: Vec<bool> = world.bodies.iter().map(|b| b.present(t)).collect();
+    let mut bodies = Bodies {
+        com: vec![Point3::origin(); n],
+        inverse_mass: vec![None; n],
+        velocity: vec![Vector6::zeros(); n],
+    };
+    // Poses one explicit step ahead with the current velocities (contact identification).
+    let mut next: Vec<Isometry3> = poses.iter().map(|(p, _)| *p).collect();
+    for (i, body) in world.bodies.iter().enumerate() {
+        let (pose, twist) = &poses[i];
+        let r = pose.rotation * body.com.coords;
+        bodies.com[i] = Point3::from(pose.translation.vector + r);
+        let mut v = twist.linear + twist.angular.cross(&r);
+        let mut w = twist.angular;
+        if world.layout.offset[i].is_some() && present[i] {
+            next[i] = Isometry3::from_parts(
+                Translation3::from(pose.translation.vector + dt * twist.linear),
+                UnitQuaternion::from_scaled_axis(dt * twist.angular) * pose.rotation,
+            );
+            let inertia = world.world_inertia(i, y);
+            let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
+            v += dt * (world.gravity + body.force / body.mass);
+            w += dt * (inverse * (body.torque - w.cross(&(inertia * w))));
+            let mut m = InverseMass { mass: 1.0 / body.mass, inertia: inverse };
+            if planar {
+                // x, z and the turn about y only.
+                v.y = 0.0;
+                w = Vector3::new(0.0, w.y, 0.0);
+                m.inertia = Matrix3::zeros();
+                m.inertia[(1, 1)] = 1.0 / inertia[(1, 1)];
+            }
+            bodies.inverse_mass[i] = Some(m);
+        }
+        bodies.velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
+    }
+    // Constraint sets of the pairs that may touch.
+    let g = world.gravity.norm();
+    let mut sets = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if !(present[a] && present[b]) {
+                continue;
+            }
+            let eps = model.tolerance((a, b), (&poses[a].1, &poses[b].1), dt, g);
+            let now = (&poses[a].0, &poses[b].0);
+            if model.may_touch((a, b), now, eps) || model.may_touch((a, b), (&next[a], &next[b]), eps) {
+                model.constraint_sets((a, b), now, (&next[a], &next[b]), eps, &mut sets);
+            }
+        }
+    }
+    // Islands: sets joined through the free bodies they move, in order of first appearance.
+    let mut root: Vec<usize> = (0..n).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for s in &sets {
+        let (a, b) = s.bodies();
+        if bodies.inverse_mass[a].is_some() && bodies.inverse_mass[b].is_some() {
+            let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+            root[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    let mut islands: Vec<(usize, Vec<&ConstraintSet>)> = Vec::new();
+    for s in &sets {
+        let (a, b) = s.bodies();
+        let free = if bodies.inverse_mass[a].is_some() { a } else { b };
+        if bodies.inverse_mass[free].is_none() {
+            continue;
+        }
+        let r = find(&mut root, free);
+        match islands.iter_mut().find(|(k, _)| *k == r) {
+            Some((_, list)) => list.push(s),
+            None => islands.push((r, vec![s])),
+        }
+    }
+    let solve = |(_, sets): &(usize, Vec<&ConstraintSet>)| solve_island(sets, &bodies, model, dt, t);
+    let solved: Vec<Result<IslandSolution, DynamicsError>> = if islands.len() > 1 {
+        islands.par_iter().map(solve).collect()
+    } else {
+        islands.iter().map(solve).collect()
+    };
+    // New velocities and each pair's impulse.
+    let mut velocity = bodies.velocity.clone();
+    let mut report = SolverReport { overlap: Some(0.0), ..SolverReport::default() };
+    let mut impulses: std::collections::BTreeMap<(usize, usize), (Vector3, Vector3)> = Default::default();
+    for s in solved {
+        let s = s?;
+        report.sweeps += s.pivots;
+        report.residual = report.residual.max(s.residual);
+        report.unknowns += s.z.len();
+        report.fallbacks += s.fallbacks;
+        for (k, u) in s.problem.unknowns.iter().enumerate() {
+            let z = s.z[k];
+            if z == 0.0 {
+                continue;
+            }
+            for (body, j) in &u.column {
+                if let Some(m) = &bodies.inverse_mass[*body] {
+                    velocity[*body] += m.apply(j) * z;
+                }
+            }
+            if let Some((b1, b2, p1, p2, d)) = u.acts {
+                let (lo, point, force) = if b1 < b2 { (b1, p1, -d * z) } else { (b2, p2, d * z) };
+                let e = impulses.entry((b1.min(b2), b1.max(b2))).or_default();
+                debug_assert_eq!(lo, b1.min(b2));
+                e.0 += force;
+                e.1 += point.coords.cross(&force);
+            }
+        }
+    }
+    // Move, and count energies.
+    let (kinetic, gravity) = world.motion_energies(y);
+    let before = kinetic + gravity;
+    let mut applied_work = 0.0;
+    for (i, body) in world.bodies.iter().enumerate() {
+        let Some(o) = world.layout.offset[i] else { continue };
+        if bodies.inverse_mass[i].is_none() {
+            continue;
+        }
+        let v = velocity[i];
+        let (lin, ang) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
+        applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
+        // The state holds the body-frame origin's velocity.
+        let q = crate::math::Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
+        let rotation = UnitQuaternion::new_normalize(q);
+        let r = rotation * body.com.coords;
+        let com = Point3::from(Vector3::new(y[o], y[o + 1], y[o + 2]) + r) + dt * lin;
+        let rotation = UnitQuaternion::from_scaled_axis(ang * dt) * rotation;
+        let origin = com.coords - rotation * body.com.coords;
+        let origin_velocity = lin - ang.cross(&(rotation * body.com.coords));
+        for d in 0..3 {
+            y[o + d] = origin[d];
+            y[o + 7 + d] = origin_velocity[d];
+            y[o + 10 + d] = ang[d];
+        }
+        let q = rotation.into_inner();
+        y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+    }
+    let (kinetic, gravity) = world.motion_energies(y);
+    let lost = before + applied_work - (kinetic + gravity);
+    y[world.layout.dissipated()] += lost.max(0.0);
+    y[world.layout.work()] += applied_work;
+    contacts.clear();
+    for ((a, b), (force, torque)) in impulses {
+        contacts.push(PairContact {
+            a,
+            b,
+            wrench: Wrench { force: force / dt, torque: torque / dt },
+            area: None,
+            faces: None,
+            dissipation_power: 0.0,
+            energy: Some(0.0),
+            elastic: None,
+        });
+    }
+    if let Some(bodies) = world.non_finite_bodies(y) {
+        return Err(DynamicsError::NonFinite { t: t + dt, bodies });
+    }
+    report.overlap = Some(total_overlap(world, model, t + dt, y));
+    Ok(report)
+}
+
+/// The overlap (area or volume) summed over every pair of bodies present at `t`, exactly.
+pub fn total_overlap(world: &World, model: &PegModel, t: f64, y: &[f64]) -> f64 {
+    let poses = world.poses(t, y);
+    let n = poses.len();
+    let mut sum = 0.0;
+    for a in 0..n {
+        for b in a + 1..n {
+            let both = world.bodies[a].present(t) && world.bodies[b].present(t);
+            let pair = (&poses[a].0, &poses[b].0);
+            if both && model.may_touch((a, b), pair, 0.0) {
+                sum += model.overlap((a, b), pair);
+            }
+        }
+    }
+    sum
+}
+
+/// The velocity map of an impulse along `d` at a contact: −[d; r1 × d] on body 1, +[d; r2 × d]
+/// on body 2 (r from each centre of mass).
+fn jacobian(c: &Contact, d: &Vector3, bodies: &Bodies) -> Jacobian {
+    let block = |body: usize, p: &Point3, sign: f64| {
+        let r = p - bodies.com[body];
+        let t = r.cross(d);
+        (body, Vector6::new(d.x, d.y, d.z, t.x, t.y, t.z) * sign)
+    };
+    let mut j = Jacobian::new();
+    j.push(block(c.body1, &c.point, -1.0));
+    j.push(block(c.body2, &c.point2(), 1.0));
+    j
+}
+
+fn difference(a: &Jacobian, b: &Jacobian) -> Jacobian {
+    let mut out = a.clone();
+    for (body, v) in b {
+        match out.iter_mut().find(|(k, _)| k == body) {
+            Some((_, w)) => *w -= v,
+            None => out.push((*body, -v)),
+        }
+    }
+    out
+}
+
+/// `count` friction directions in the plane normal to `n`, in opposite pairs (in a planar
+/// scene, n in the x–z plane, two: ±(y × n)).
+fn tangents(n: &Vector3, count: usize) -> Vec<Vector3> {
+    let axis = if n.x.abs() <= n.y.abs() && n.x.abs() <= n.z.abs() {
+        Vector3::x()
+    } else if n.y.abs() <= n.z.abs() {
+        Vector3::y()
+    } else {
+        Vector3::z()
+    };
+    let t1 = axis.cross(n).normalize();
+    let t2 = n.cross(&t1);
+    (0..count)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / count as f64;
+            t1 * a.cos() + t2 * a.sin()
+        })
+        .collect()
+}
+
+/// How far an island's problem is simplified.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rung {
+    /// The sets as built.
+    Full,
+    /// Every set reduced to its primary as a unilateral contact.
+    Primaries,
+    /// Primaries, no friction.
+    Frictionless,
+}
+
+/// Builds an island's LCP at `rung`.
+fn build(sets: &[&ConstraintSet], bodies: &Bodies, model: &PegModel, dt: f64, rung: Rung) -> Problem {
+    let mut p = Problem::default();
+    let predicted = |c: &Contact| {
+        let j = jacobian(c, &c.normal, bodies);
+        c.gap + dt * j.iter().map(|(b, v)| v.dot(&bodies.velocity[*b])).sum::<f64>()
+    };
+    for set in sets {
+        // The force-carrying contact and the others of its set.
+        let (primary, others): (Contact, Vec<Contact>) = match set {
+            ConstraintSet::Unilateral(c) => (*c, Vec::new()),
+            ConstraintSet::Inter { members, force } => {
+                // The member that binds when the set's largest gap reaches 0: the largest
+                // predicted gap among those that may carry the force (ties: the more
+                // applicable, then the first).
+                let r = (0..members.len())
+                    .filter(|&k| force[k])
+                    .max_by(|&k, &l| {
+                        predicted(&members[k])
+                            .total_cmp(&predicted(&members[l]))
+                            .then(members[k].applicability.total_cmp(&members[l].applicability))
+                            .then(l.cmp(&k))
+                    })
+                    .unwrap_or(0);
+                let others = members.iter().enumerate().filter(|(k, _)| *k != r).map(|(_, c)| *c).collect();
+                (members[r], others)
+            }
+        };
+        let others = if rung == Rung::Full { others } else { Vec::new() };
+        let g_r = jacobian(&primary, &primary.normal, bodies);
+        let p_index = p.unknowns.len();
+        p.unknowns.push(Unknown {
+            column: g_r.clone(),
+            acts: Some((primary.body1, primary.body2, primary.point, primary.point2(), primary.normal)),
+        });
+        let slacks: Vec<usize> = (0..others.len()).map(|k| p_index + 1 + k).collect();
+        for _ in &others {
+            p.unknowns.push(Unknown { column: Jacobian::new(), acts: None });
+        }
+        p.force_rows.push(p.rows.len());
+        p.rows.push(Row {
+            jacobian: g_r.clone(),
+            constant: primary.gap / dt,
+            select: slacks.iter().map(|&s| (s, 1.0)).collect(),
+        });
+        for (k, s) in others.iter().enumerate() {
+            let g_s = jacobian(s, &s.normal, bodies);
+            p.rows.push(Row {
+                jacobian: difference(&g_r, &g_s),
+                constant: (primary.gap - s.gap) / dt,
+                select: slacks[..=k].iter().map(|&s| (s, 1.0)).collect(),
+            });
+        }
+        let mu =
+            crate::contact::combined_friction(model.friction[primary.body1], model.friction[primary.body2]);
+        if mu > 0.0 && rung != Rung::Frictionless {
+            let directions = tangents(&primary.normal, model.settings.friction_directions);
+            let first = p.unknowns.len();
+            let lambda = first + directions.len();
+            for d in &directions {
+                let column = jacobian(&primary, d, bodies);
+                p.rows.push(Row {
+                    jacobian: column.clone(),
+                    constant: 0.0,
+                    select: [(lambda, 1.0)].into_iter().collect(),
+                });
+                p.unknowns.push(Unknown {
+                    column,
+                    acts: Some((primary.body1, primary.body2, primary.point, primary.point2(), *d)),
+                });
+            }
+            p.unknowns.push(Unknown { column: Jacobian::new(), acts: None });
+            let mut select: SmallVec<[(usize, f64); 4]> = (first..lambda).map(|k| (k, -1.0)).collect();
+            select.push((p_index, mu));
+            p.rows.push(Row { jacobian: Jacobian::new(), constant: 0.0, select });
+        }
+    }
+    p
+}
+
+/// N and q of a problem (M⁻¹ only of the bodies the impulses move).
+fn matrices(p: &Problem, bodies: &Bodies) -> (DMatrix<f64>, DVector<f64>) {
+    let size = p.unknowns.len();
+    debug_assert_eq!(size, p.rows.len());
+    let moved: Vec<Jacobian> = p
+        .unknowns
+        .iter()
+        .map(|u| {
+            u.column
+                .iter()
+                .filter_map(|(b, j)| bodies.inverse_mass[*b].as_ref().map(|m| (*b, m.apply(j))))
+                .collect()
+        })
+        .collect();
+    let mut n = DMatrix::zeros(size, size);
+    let mut q = DVector::zeros(size);
+    for (r, row) in p.rows.iter().enumerate() {
+        q[r] = row.constant + row.jacobian.iter().map(|(b, w)| w.dot(&bodies.velocity[*b])).sum::<f64>();
+        if !row.jacobian.is_empty() {
+            for (c, column) in moved.iter().enumerate() {
+                let mut sum = 0.0;
+                for (b, w) in &row.jacobian {
+                    for (bc, m) in column {
+                        if b == bc {
+                            sum += w.dot(m);
+                        }
+                    }
+                }
+                n[(r, c)] = sum;
+            }
+        }
+        for &(c, value) in &row.select {
+            n[(r, c)] += value;
+        }
+    }
+    (n, q)
+}
+
+/// Solves one island, falling back down a ladder when Lemke fails: (1) the problem as built;
+/// (2) with 1e-9 and then 1e-6 of the largest normal-row diagonal added to the normal rows;
+/// (3) every set reduced to its primary contact, then regularised as in (2); (4) the same
+/// without friction, regularised by 1e-6 (positive definite: Lemke solves it). Each rung past
+/// the first counts one fallback; a failure of the last is an error.
+fn solve_island(
+    sets: &[&ConstraintSet],
+    bodies: &Bodies,
+    model: &PegModel,
+    dt: f64,
+    t: f64,
+) -> Result<IslandSolution, DynamicsError> {
+    let options = LemkeOptions::default();
+    let mut pivots = 0;
+    let mut fallbacks = 0;
+    let mut last: Option<LcpFailure> = None;
+    for rung in [Rung::Full, Rung::Primaries, Rung::Frictionless] {
+        let problem = build(sets, bodies, model, dt, rung);
+        let (n, q) = matrices(&problem, bodies);
+        let scale = problem.force_rows.iter().map(|&r| n[(r, r)].abs()).fold(0.0, f64::max).max(1e-300);
+        let shifts: &[f64] = if rung == Rung::Frictionless { &[1e-6] } else { &[0.0, 1e-9, 1e-6] };
+        for &shift in shifts {
+            let mut n = n.clone();
+            for &r in &problem.force_rows {
+                n[(r, r)] += shift * scale;
+            }
+            match solve_lemke(&n, &q, &options) {
+                Ok(s) => {
+                    return Ok(IslandSolution {
+                        z: s.z,
+                        problem,
+                        pivots: pivots + s.pivots,
+                        residual: s.residual,
+                        fallbacks,
+                    });
+                }
+                Err(e) => {
+                    pivots += match &e {
+                        LcpFailure::RayTermination { pivots }
+                        | LcpFailure::PivotCap { pivots }
+                        | LcpFailure::ResidualTooLarge { pivots, .. } => *pivots,
+                        LcpFailure::Malformed(_) => 0,
+                    };
+                    last = Some(e);
+                    fallbacks += 1;
+                }
+            }
+        }
+    }
+    Err(DynamicsError::Setup(format!(
+        "t = {} s: the PEG contact problem could not be solved even without friction ({}); use a smaller dt",
+        crate::math::compact(t),
+        last.map_or_else(String::new, |e| e.to_string())
+    )))
+}
