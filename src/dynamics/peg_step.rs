@@ -237,20 +237,14 @@ pub fn step(
         let v = velocity[i];
         let (lin, ang) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
         applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
-        // The state holds the body-frame origin's velocity.
-        let q = crate::math::Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
-        let rotation = UnitQuaternion::new_normalize(q);
-        let r = rotation * body.com.coords;
-        let com = Point3::from(Vector3::new(y[o], y[o + 1], y[o + 2]) + r) + dt * lin;
-        let rotation = UnitQuaternion::from_scaled_axis(ang * dt) * rotation;
-        let origin = com.coords - rotation * body.com.coords;
-        let origin_velocity = lin - ang.cross(&(rotation * body.com.coords));
+        // The state holds the centre of mass and its velocity.
         for d in 0..3 {
-            y[o + d] = origin[d];
-            y[o + 7 + d] = origin_velocity[d];
+            y[o + d] += dt * lin[d];
+            y[o + 7 + d] = lin[d];
             y[o + 10 + d] = ang[d];
         }
-        let q = rotation.into_inner();
+        let q = crate::math::Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
+        let q = (UnitQuaternion::from_scaled_axis(ang * dt) * UnitQuaternion::new_normalize(q)).into_inner();
         y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
     }
     let (kinetic, gravity) = world.motion_energies(y);
@@ -319,10 +313,12 @@ fn difference(a: &Jacobian, b: &Jacobian) -> Jacobian {
     out
 }
 
-/// `count` friction directions in the plane normal to `n`, in opposite pairs (in a planar
-/// scene, n in the x–z plane, two: ±(y × n)).
-fn tangents(n: &Vector3, count: usize) -> Vec<Vector3> {
-    let axis = if n.x.abs() <= n.y.abs() && n.x.abs() <= n.z.abs() {
+/// `count` friction directions in the plane normal to `n`, in opposite pairs (`planar`: n in the
+/// x–z plane and two directions, ±(y × n)).
+fn tangents(n: &Vector3, count: usize, planar: bool) -> Vec<Vector3> {
+    let axis = if planar {
+        Vector3::y()
+    } else if n.x.abs() <= n.y.abs() && n.x.abs() <= n.z.abs() {
         Vector3::x()
     } else if n.y.abs() <= n.z.abs() {
         Vector3::y()
@@ -406,7 +402,8 @@ fn build(sets: &[&ConstraintSet], bodies: &Bodies, model: &PegModel, dt: f64, ru
         let mu =
             crate::contact::combined_friction(model.friction[primary.body1], model.friction[primary.body2]);
         if mu > 0.0 && rung != Rung::Frictionless {
-            let directions = tangents(&primary.normal, model.settings.friction_directions);
+            let directions =
+                tangents(&primary.normal, model.settings.friction_directions, model.settings.planar);
             let first = p.unknowns.len();
             let lambda = first + directions.len();
             for d in &directions {
