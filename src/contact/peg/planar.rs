@@ -15,6 +15,22 @@ use std::collections::BTreeSet;
 /// just rounded a corner keeps its support).
 pub const APPLICABILITY_THRESHOLD: f64 = -0.25;
 
+/// The feasibility limit of a vertex beside a feature (not over it): its elevation over the
+/// feature's nearest point, asin(ψ/distance), must be at least −this (rad). A vertex behind a
+/// feature's line or plane but beyond its edge cannot be pushed out by that feature.
+pub const ELEVATION_LIMIT: f64 = 0.4;
+
+/// Whether a vertex at signed gap `gap` and distance `distance` from a feature (tolerance
+/// `eps`) can be in contact with it at the end of a step: over the feature, no deeper than ε;
+/// beside it, its elevation at least −[`ELEVATION_LIMIT`].
+pub fn feasible(gap: f64, distance: f64, eps: f64) -> bool {
+    if distance - gap.abs() <= 1e-12 * distance.max(1e-300) {
+        gap >= -eps
+    } else {
+        gap >= -ELEVATION_LIMIT.sin() * distance
+    }
+}
+
 /// A body's piece in the plane.
 #[derive(Clone, Debug)]
 pub enum Planar {

@@ -7,7 +7,7 @@
 //! `standard`, each vertex gets one contact, with its nearest face.
 
 use super::contact::{ConstraintSet, Contact};
-use super::planar::APPLICABILITY_THRESHOLD;
+use super::planar::{APPLICABILITY_THRESHOLD, feasible};
 use super::shape::{PegShape, Polyhedron};
 use super::spatial::PlacedPolytope;
 use crate::math::{Isometry3, Point3, Vector3};
@@ -116,7 +116,9 @@ fn vertices_against_faces(
         let near: Vec<(usize, f64)> = (0..b.shape.faces.len())
             .filter_map(|f| {
                 let d = face_distance(b, f, v);
-                (d <= eps || face_distance(b_next, f, &a_next.vertices[i]) <= eps).then_some((f, d))
+                let gap = b.normals[f].dot(&v.coords) - b.offsets[f];
+                let near = d <= eps || face_distance(b_next, f, &a_next.vertices[i]) <= eps;
+                (near && feasible(gap, d, eps)).then_some((f, d))
             })
             .collect();
         let contact = |f: usize| {
