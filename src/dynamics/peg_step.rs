@@ -15,7 +15,7 @@
 //!      m = ψ_r⁺ + Σ c_l the largest end-of-step gap of the set, and the force row
 //!      0 ≤ p_r ⟂ m ≥ 0 (the "LNC" form of the formulation note, §3.4);
 //!    - friction at every contact with a force: 0 ≤ β ⟂ Dᵀν + λ ≥ 0, 0 ≤ λ ⟂ μ·p − Σβ ≥ 0;
-//! 4. when Lemke fails, the ladder of [`solve_island`] (regularise, drop the sets to their
+//! 4. when Lemke fails, the ladder of `solve_island` (regularise, drop the sets to their
 //!    primaries, drop friction), each rung counted;
 //! 5. ν⁺ = ν_f + M⁻¹·Σ G·z, then x ⊕ h·ν⁺ (quaternions renormalised).
 //!
