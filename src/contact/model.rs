@@ -59,6 +59,23 @@ pub struct PairContact {
     pub elastic: Option<Wrench>,
 }
 
+impl PairContact {
+    /// The mean wrench of an impulse model's pair over a step: `impulse` (on `a`, torque about
+    /// the world origin) over `dt`; no energy, dissipation power or faces.
+    pub fn from_impulse(a: usize, b: usize, impulse: Wrench, dt: f64, area: Option<f64>) -> PairContact {
+        PairContact {
+            a,
+            b,
+            wrench: Wrench { force: impulse.force / dt, torque: impulse.torque / dt },
+            area,
+            faces: None,
+            dissipation_power: 0.0,
+            energy: Some(0.0),
+            elastic: None,
+        }
+    }
+}
+
 /// A pair's derivatives, shared: they are large, and the implicit integrator keeps them for a
 /// few steps.
 pub type SharedDerivatives = Arc<PairDerivatives>;

@@ -253,16 +253,7 @@ pub fn step(
     y[world.layout.work()] += applied_work;
     contacts.clear();
     for ((a, b), (force, torque)) in impulses {
-        contacts.push(PairContact {
-            a,
-            b,
-            wrench: Wrench { force: force / dt, torque: torque / dt },
-            area: None,
-            faces: None,
-            dissipation_power: 0.0,
-            energy: Some(0.0),
-            elastic: None,
-        });
+        contacts.push(PairContact::from_impulse(a, b, Wrench { force, torque }, dt, None));
     }
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });

@@ -323,16 +323,8 @@ pub fn step(
         if c.lambda == Vector6::zeros() {
             continue;
         }
-        contacts.push(PairContact {
-            a: c.a,
-            b: c.b,
-            wrench: Wrench { force: force / dt, torque: torque / dt },
-            area: Some(c.geometry.moments.gradient.norm()),
-            faces: None,
-            dissipation_power: 0.0,
-            energy: Some(0.0),
-            elastic: None,
-        });
+        let area = Some(c.geometry.moments.gradient.norm());
+        contacts.push(PairContact::from_impulse(c.a, c.b, Wrench { force, torque }, dt, area));
     }
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });
