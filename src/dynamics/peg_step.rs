@@ -19,11 +19,12 @@
 //!    primaries, drop friction), each rung counted;
 //! 5. ν⁺ = ν_f + M⁻¹·Σ G·z, then x ⊕ h·ν⁺ (quaternions renormalised).
 //!
-//! Energy: what (kinetic + gravity) a step loses beyond the applied loads' work is counted as
-//! dissipated; a step that gains (the ψ/h stabilisation pushing an overlap out) is not hidden:
-//! the run's energy watch sees it.
+//! Energy: as booked by `impulse_step::advance` — what (kinetic + gravity) a step loses beyond
+//! the applied loads' work is dissipated; a step that gains (the ψ/h stabilisation pushing an
+//! overlap out) is not hidden: the run's energy watch sees it.
 
 use super::error::DynamicsError;
+use super::impulse_step::{StepStart, advance};
 use super::lcp::{LcpFailure, LemkeOptions, solve_lemke};
 use super::time_stepping::SolverReport;
 use super::world::World;
@@ -112,39 +113,28 @@ pub fn step(
     let n = world.bodies.len();
     let planar = model.settings.planar;
     let present: Vec<bool> = world.bodies.iter().map(|b| b.present(t)).collect();
-    let mut bodies = Bodies {
-        com: vec![Point3::origin(); n],
-        inverse_mass: vec![None; n],
-        velocity: vec![Vector6::zeros(); n],
-    };
+    let start = StepStart::new(world, &poses, y, dt, |i| present[i]);
+    let mut bodies = Bodies { com: start.com, inverse_mass: vec![None; n], velocity: start.velocity };
     // Poses one explicit step ahead with the current velocities (contact identification).
     let mut next: Vec<Isometry3> = poses.iter().map(|(p, _)| *p).collect();
-    for (i, body) in world.bodies.iter().enumerate() {
+    for (i, free) in start.inverse_mass.iter().enumerate() {
+        let Some((mass, inertia)) = *free else { continue };
         let (pose, twist) = &poses[i];
-        let r = pose.rotation * body.com.coords;
-        bodies.com[i] = Point3::from(pose.translation.vector + r);
-        let mut v = twist.linear + twist.angular.cross(&r);
-        let mut w = twist.angular;
-        if world.layout.offset[i].is_some() && present[i] {
-            next[i] = Isometry3::from_parts(
-                Translation3::from(pose.translation.vector + dt * twist.linear),
-                UnitQuaternion::from_scaled_axis(dt * twist.angular) * pose.rotation,
-            );
-            let inertia = world.world_inertia(i, y);
-            let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
-            v += dt * (world.gravity + body.force / body.mass);
-            w += dt * (inverse * (body.torque - w.cross(&(inertia * w))));
-            let mut m = InverseMass { mass: 1.0 / body.mass, inertia: inverse };
-            if planar {
-                // x, z and the turn about y only.
-                v.y = 0.0;
-                w = Vector3::new(0.0, w.y, 0.0);
-                m.inertia = Matrix3::zeros();
-                m.inertia[(1, 1)] = 1.0 / inertia[(1, 1)];
-            }
-            bodies.inverse_mass[i] = Some(m);
+        next[i] = Isometry3::from_parts(
+            Translation3::from(pose.translation.vector + dt * twist.linear),
+            UnitQuaternion::from_scaled_axis(dt * twist.angular) * pose.rotation,
+        );
+        let mut m = InverseMass { mass, inertia };
+        if planar {
+            // x, z and the turn about y only.
+            let v = &mut bodies.velocity[i];
+            v[1] = 0.0;
+            v[3] = 0.0;
+            v[5] = 0.0;
+            m.inertia = Matrix3::zeros();
+            m.inertia[(1, 1)] = 1.0 / world.world_inertia(i, y)[(1, 1)];
         }
-        bodies.velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
+        bodies.inverse_mass[i] = Some(m);
     }
     // Constraint sets of the pairs that may touch.
     let g = world.gravity.norm();
@@ -198,7 +188,7 @@ pub fn step(
     };
     // New velocities and each pair's impulse.
     let mut velocity = bodies.velocity.clone();
-    let mut report = SolverReport { overlap: Some(0.0), ..SolverReport::default() };
+    let mut report = SolverReport::default();
     let mut impulses: std::collections::BTreeMap<(usize, usize), (Vector3, Vector3)> = Default::default();
     for s in solved {
         let s = s?;
@@ -217,40 +207,16 @@ pub fn step(
                 }
             }
             if let Some((b1, b2, p1, p2, d)) = u.acts {
-                let (lo, point, force) = if b1 < b2 { (b1, p1, -d * z) } else { (b2, p2, d * z) };
+                // On the pair's first body: −d at p₁ when that is body 1, +d at p₂ otherwise.
+                let (point, force) = if b1 < b2 { (p1, -d * z) } else { (p2, d * z) };
                 let e = impulses.entry((b1.min(b2), b1.max(b2))).or_default();
-                debug_assert_eq!(lo, b1.min(b2));
                 e.0 += force;
                 e.1 += point.coords.cross(&force);
             }
         }
     }
-    // Move, and count energies.
-    let (kinetic, gravity) = world.motion_energies(y);
-    let before = kinetic + gravity;
-    let mut applied_work = 0.0;
-    for (i, body) in world.bodies.iter().enumerate() {
-        let Some(o) = world.layout.offset[i] else { continue };
-        if bodies.inverse_mass[i].is_none() {
-            continue;
-        }
-        let v = velocity[i];
-        let (lin, ang) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
-        applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
-        // The state holds the centre of mass and its velocity.
-        for d in 0..3 {
-            y[o + d] += dt * lin[d];
-            y[o + 7 + d] = lin[d];
-            y[o + 10 + d] = ang[d];
-        }
-        let q = crate::math::Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
-        let q = (UnitQuaternion::from_scaled_axis(ang * dt) * UnitQuaternion::new_normalize(q)).into_inner();
-        y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
-    }
-    let (kinetic, gravity) = world.motion_energies(y);
-    let lost = before + applied_work - (kinetic + gravity);
-    y[world.layout.dissipated()] += lost.max(0.0);
-    y[world.layout.work()] += applied_work;
+    // The move, and the energy it books.
+    advance(world, y, dt, &velocity, None, |i| bodies.inverse_mass[i].is_some());
     contacts.clear();
     for ((a, b), (force, torque)) in impulses {
         contacts.push(PairContact::from_impulse(a, b, Wrench { force, torque }, dt, None));
@@ -265,18 +231,12 @@ pub fn step(
 /// The overlap (area or volume) summed over every pair of bodies present at `t`, exactly.
 pub fn total_overlap(world: &World, model: &PegModel, t: f64, y: &[f64]) -> f64 {
     let poses = world.poses(t, y);
-    let n = poses.len();
-    let mut sum = 0.0;
-    for a in 0..n {
-        for b in a + 1..n {
-            let both = world.bodies[a].present(t) && world.bodies[b].present(t);
-            let pair = (&poses[a].0, &poses[b].0);
-            if both && model.may_touch((a, b), pair, 0.0) {
-                sum += model.overlap((a, b), pair);
-            }
-        }
-    }
-    sum
+    let present = |i: usize| world.bodies[i].present(t);
+    model
+        .candidate_pairs(&poses)
+        .into_iter()
+        .filter(|&(a, b)| present(a) && present(b))
+        .fold(0.0, |sum, (a, b)| sum + model.overlap((a, b), (&poses[a].0, &poses[b].0)))
 }
 
 /// The velocity map of an impulse along `d` at a contact: −[d; r1 × d] on body 1, +[d; r2 × d]

@@ -24,12 +24,13 @@
 //! energy watch sees it.
 
 use super::error::DynamicsError;
+use super::impulse_step::{StepStart, advance};
 use super::world::World;
 use crate::contact::model::PairContact;
 use crate::contact::volume6d::body::Volume6dPairError;
 use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSettings, WarmStarts};
 use crate::contact::volume6d::projection::{Ellipse, project};
-use crate::math::{Matrix3, Point3, UnitQuaternion, Vector3, Wrench};
+use crate::math::{Matrix3, Point3, Vector3, Wrench};
 use crate::scene::Volume6dFormulation;
 use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 use rayon::prelude::*;
@@ -158,25 +159,11 @@ pub fn step(
 ) -> Result<SolverReport, DynamicsError> {
     let settings = &model.settings;
     let poses = world.poses(t, y);
-    let n = world.bodies.len();
     // Centre of mass, V* and M⁻¹ of each body (free bodies; others: their prescribed motion).
-    let mut bodies = Bodies { com: vec![Point3::origin(); n], inverse_mass: vec![None; n] };
-    let mut velocity = vec![Vector6::<f64>::zeros(); n];
-    for (i, body) in world.bodies.iter().enumerate() {
-        let (pose, twist) = &poses[i];
-        let r = pose.rotation * body.com.coords;
-        bodies.com[i] = Point3::from(pose.translation.vector + r);
-        let mut v = twist.linear + twist.angular.cross(&r);
-        let mut w = twist.angular;
-        if world.layout.offset[i].is_some() {
-            let inertia = world.world_inertia(i, y);
-            let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
-            v += dt * (world.gravity + body.force / body.mass);
-            w += dt * (inverse * (body.torque - w.cross(&(inertia * w))));
-            bodies.inverse_mass[i] = Some((1.0 / body.mass, inverse));
-        }
-        velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
-    }
+    let StepStart { com, velocity, inverse_mass } = StepStart::new(world, &poses, y, dt, |_| true);
+    let bodies = Bodies { com, inverse_mass };
+    let mut velocity = velocity;
+    let n = world.bodies.len();
     // The touching pairs: each pair's geometry and blocks on its own (in parallel, collected in
     // order: the same result with any number of threads).
     let build = |&(a, b): &(usize, usize)| -> Result<Option<Constraint>, DynamicsError> {
@@ -270,37 +257,8 @@ pub fn step(
             }
         }
     }
-    // Energies before, then the move.
-    let (kinetic, gravity) = world.motion_energies(y);
-    let before = kinetic + gravity;
-    let (mut applied_work, mut correction_energy) = (0.0, 0.0);
-    for (i, body) in world.bodies.iter().enumerate() {
-        let Some(o) = world.layout.offset[i] else { continue };
-        let v = velocity[i];
-        let (lin, ang) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
-        let p = pseudo[i];
-        let (move_lin, move_ang) =
-            (lin + Vector3::new(p[0], p[1], p[2]), ang + Vector3::new(p[3], p[4], p[5]));
-        applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
-        // The gravity energy the position correction gives back (the overlap had taken it).
-        correction_energy -= body.mass * world.gravity.dot(&(Vector3::new(p[0], p[1], p[2]) * dt));
-        for d in 0..3 {
-            y[o + d] += dt * move_lin[d];
-            y[o + 7 + d] = lin[d];
-            y[o + 10 + d] = ang[d];
-        }
-        let q = crate::math::Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
-        let q =
-            (UnitQuaternion::from_scaled_axis(move_ang * dt) * UnitQuaternion::new_normalize(q)).into_inner();
-        y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
-    }
-    let (kinetic, gravity) = world.motion_energies(y);
-    // What the impulses took (the motion as if uncorrected), less what the correction returned:
-    // the penetration a step leaves let the bodies fall that much further, and that energy
-    // went to the impulses too.
-    let lost = before + applied_work - (kinetic + gravity - correction_energy);
-    y[world.layout.dissipated()] += lost.max(0.0) - correction_energy;
-    y[world.layout.work()] += applied_work;
+    // The move, and the energy it books (impulse_step::advance).
+    advance(world, y, dt, &velocity, Some(&pseudo), |_| true);
     // Outputs and warm starts: each pair's impulse in the world frame.
     warm.pairs.clear();
     warm.points.clear();

@@ -1,0 +1,99 @@
+//! What the impulse-based steps (`time_stepping` for volume6d, `peg_step`) share: each body's
+//! velocity without contact at the start of a step, and the move at its end with the energy it
+//! books.
+
+use super::world::World;
+use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, UnitQuaternion, Vector3};
+use nalgebra::Vector6;
+
+/// Each body at the start of a step.
+pub(super) struct StepStart {
+    /// Centre of mass (world).
+    pub com: Vec<Point3>,
+    /// (centre-of-mass linear, angular) velocity, world: for the bodies that move, V* = V +
+    /// dt·M⁻¹·(gravity, applied loads, −ω × Iω) (the velocity without contact); for the others
+    /// their prescribed motion.
+    pub velocity: Vec<Vector6<f64>>,
+    /// The bodies that move: (1/m, I⁻¹ in the world frame).
+    pub inverse_mass: Vec<Option<(f64, Matrix3)>>,
+}
+
+impl StepStart {
+    /// The bodies at `poses` (state `y`); the free bodies for which `moves(i)` holds are the ones
+    /// impulses move.
+    pub fn new(
+        world: &World,
+        poses: &[(Isometry3, Twist)],
+        y: &[f64],
+        dt: f64,
+        moves: impl Fn(usize) -> bool,
+    ) -> StepStart {
+        let n = world.bodies.len();
+        let mut out = StepStart {
+            com: vec![Point3::origin(); n],
+            velocity: vec![Vector6::zeros(); n],
+            inverse_mass: vec![None; n],
+        };
+        for (i, body) in world.bodies.iter().enumerate() {
+            let (pose, twist) = &poses[i];
+            let r = pose.rotation * body.com.coords;
+            out.com[i] = Point3::from(pose.translation.vector + r);
+            let mut v = twist.linear + twist.angular.cross(&r);
+            let mut w = twist.angular;
+            if world.layout.offset[i].is_some() && moves(i) {
+                let inertia = world.world_inertia(i, y);
+                let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
+                v += dt * (world.gravity + body.force / body.mass);
+                w += dt * (inverse * (body.torque - w.cross(&(inertia * w))));
+                out.inverse_mass[i] = Some((1.0 / body.mass, inverse));
+            }
+            out.velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
+        }
+        out
+    }
+}
+
+/// Moves every body that `moves` with its new `velocity` (centre of mass, angular; world) over
+/// `dt` — positions also by `pseudo`, a position correction that leaves velocities alone — and
+/// books the step's energy: what (kinetic + gravity) the impulses took beyond the applied loads'
+/// work is dissipated when positive, less the gravity energy the correction gave back (the
+/// extra fall an overlap had allowed); a step that gains is left for the energy watch to see.
+pub(super) fn advance(
+    world: &World,
+    y: &mut [f64],
+    dt: f64,
+    velocity: &[Vector6<f64>],
+    pseudo: Option<&[Vector6<f64>]>,
+    moves: impl Fn(usize) -> bool,
+) {
+    let (kinetic, gravity) = world.motion_energies(y);
+    let before = kinetic + gravity;
+    let (mut applied_work, mut correction_energy) = (0.0, 0.0);
+    for (i, body) in world.bodies.iter().enumerate() {
+        let Some(o) = world.layout.offset[i] else { continue };
+        if !moves(i) {
+            continue;
+        }
+        let v = velocity[i];
+        let (lin, ang) = (Vector3::new(v[0], v[1], v[2]), Vector3::new(v[3], v[4], v[5]));
+        let p = pseudo.map_or_else(Vector6::zeros, |p| p[i]);
+        let (move_lin, move_ang) =
+            (lin + Vector3::new(p[0], p[1], p[2]), ang + Vector3::new(p[3], p[4], p[5]));
+        applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
+        correction_energy -= body.mass * world.gravity.dot(&(Vector3::new(p[0], p[1], p[2]) * dt));
+        // The state holds the centre of mass and its velocity.
+        for d in 0..3 {
+            y[o + d] += dt * move_lin[d];
+            y[o + 7 + d] = lin[d];
+            y[o + 10 + d] = ang[d];
+        }
+        let q = Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
+        let q =
+            (UnitQuaternion::from_scaled_axis(move_ang * dt) * UnitQuaternion::new_normalize(q)).into_inner();
+        y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+    }
+    let (kinetic, gravity) = world.motion_energies(y);
+    let lost = before + applied_work - (kinetic + gravity - correction_energy);
+    y[world.layout.dissipated()] += lost.max(0.0) - correction_energy;
+    y[world.layout.work()] += applied_work;
+}
