@@ -173,10 +173,7 @@ impl ContactModel {
             ContactModel::PressureField(m) => m.candidate_pairs(poses),
             ContactModel::Hertz(m) => m.candidate_pairs(poses),
             ContactModel::Volume6d(m) => m.candidate_pairs(poses),
-            ContactModel::Peg(m) => (0..poses.len())
-                .flat_map(|a| (a + 1..poses.len()).map(move |b| (a, b)))
-                .filter(|&(a, b)| m.may_touch((a, b), (&poses[a].0, &poses[b].0), 0.0))
-                .collect(),
+            ContactModel::Peg(m) => m.candidate_pairs(poses),
         }
     }
 

@@ -84,6 +84,24 @@ pub(super) fn required(place: &Place, key: &str, value: Option<f64>, why: &str) 
 }
 
 /// An error for a key that must not be given in this situation.
+/// `[model]` keys belonging to model `owner`, `given` under `kind`: refused (naming the first
+/// given) unless `kind` is `owner`.
+pub(super) fn model_keys(
+    owner: super::ModelKind,
+    kind: super::ModelKind,
+    given: &[(&str, bool)],
+) -> Result<(), SceneError> {
+    match given.iter().find(|(_, g)| *g) {
+        Some((key, _)) if kind != owner => Err(invalid(
+            &Place::section("[model]"),
+            key,
+            format!("is a setting of kind = \"{}\", not of kind = \"{}\"", owner.key(), kind.key()),
+            format!("remove it or set kind = \"{}\"", owner.key()),
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub(super) fn not_allowed(place: &Place, key: &str, why: &str) -> SceneError {
     invalid(place, key, format!("is not allowed here: {why}"), format!("remove `{key}`"))
 }

@@ -1,6 +1,6 @@
 //! One `[[body]]` table → [`BodySpec`].
 
-use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive_n, range, within};
+use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive, positive_n, range, within};
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_shape;
 use super::validate_contact::contact_spec;
@@ -53,7 +53,7 @@ pub(super) fn body_spec(
     };
     let moment_of_inertia = match raw.moment_of_inertia {
         Some(_) if !planar => return Err(planar_only("moment_of_inertia", "use `inertia` in 3D")),
-        Some(j) => Some(positive_n(place, "moment_of_inertia", [j], "kg·m²")?[0]),
+        Some(j) => Some(positive(place, "moment_of_inertia", j, "kg·m²")?),
         None => None,
     };
     if planar {

@@ -16,15 +16,8 @@ pub(super) fn peg_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<PegSpe
         ("friction_directions", raw.friction_directions.is_some()),
         ("planar", raw.planar.is_some()),
     ];
+    checks::model_keys(ModelKind::Peg, kind, &given)?;
     if kind != ModelKind::Peg {
-        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
-            return Err(checks::invalid(
-                &place,
-                key,
-                format!("is a setting of kind = \"peg\", not of kind = \"{}\"", kind.key()),
-                "remove it or set kind = \"peg\"".into(),
-            ));
-        }
         return Ok(spec);
     }
     match raw.formulation.as_deref() {

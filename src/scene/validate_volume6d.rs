@@ -19,15 +19,8 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
         ("warm_start", raw.warm_start.is_some()),
         ("spin_limit", raw.spin_limit.is_some()),
     ];
+    checks::model_keys(ModelKind::Volume6d, kind, &given)?;
     if kind != ModelKind::Volume6d {
-        if let Some((key, _)) = given.iter().find(|(_, g)| *g) {
-            return Err(checks::invalid(
-                &place,
-                key,
-                format!("is a setting of kind = \"volume6d\", not of kind = \"{}\"", kind.key()),
-                "remove it or set kind = \"volume6d\"".into(),
-            ));
-        }
         return Ok(spec);
     }
     match raw.formulation.as_deref() {

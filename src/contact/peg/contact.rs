@@ -26,18 +26,6 @@ impl Contact {
     pub fn point2(&self) -> Point3 {
         self.point + self.gap * self.normal
     }
-
-    /// The same contact with the bodies' roles swapped (body 2 owns the point): the same gap.
-    pub fn flipped(&self) -> Contact {
-        Contact {
-            body1: self.body2,
-            body2: self.body1,
-            point: self.point2(),
-            normal: -self.normal,
-            gap: self.gap,
-            applicability: self.applicability,
-        }
-    }
 }
 
 /// A set of contacts the stepper turns into rows.

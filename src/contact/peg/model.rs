@@ -47,17 +47,7 @@ impl PegModel {
             solids.push(if settings.planar {
                 None
             } else {
-                Some(Volume6dShape::new(&b.shape, b.contact.resolution).map_err(|e| {
-                    error(PegShapeError::Unsupported {
-                        shape: b.shape.kind(),
-                        hint: match e {
-                            crate::contact::volume6d::body::Volume6dShapeError::PartsOverlap { .. } => {
-                                "the parts of the compound overlap; make them touch without overlapping"
-                            }
-                            _ => "its overlap volume cannot be measured",
-                        },
-                    })
-                })?)
+                Some(Volume6dShape::new(&b.shape, b.contact.resolution).map_err(|e| error(e.into()))?)
             });
         }
         Ok(PegModel {
@@ -133,6 +123,15 @@ impl PegModel {
                 );
             }
         }
+    }
+
+    /// The pairs that may touch at `poses` (bounding spheres, no tolerance), in order.
+    pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
+        let n = poses.len();
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| self.may_touch((a, b), (&poses[a].0, &poses[b].0), 0.0))
+            .collect()
     }
 
     /// The area (planar, m²) or volume (m³) where bodies a and b overlap at `poses`, exactly.

@@ -146,7 +146,7 @@ fn polygon_half_plane(
     for i in 0..p.len() {
         let gap = dot(*normal, sub(p.vertex(i), *origin));
         let gap_next = dot(*n2, sub(p_next.vertex(i), *o2));
-        if gap.abs() > eps && gap_next.abs() > eps && gap.min(gap_next) > 0.0 {
+        if gap.min(gap_next) > eps {
             continue;
         }
         let c = contact(ip, ih, p.vertex(i), *normal, gap, applicability(p, i, [-normal[0], -normal[1]]));

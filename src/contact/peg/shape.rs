@@ -38,8 +38,6 @@ pub struct Polyhedron {
     pub edges: Vec<Edge>,
     /// The edges at each vertex.
     pub vertex_edges: Vec<Vec<u32>>,
-    /// The faces at each vertex.
-    pub vertex_faces: Vec<Vec<u32>>,
 }
 
 /// Why a shape cannot take part in the PEG model.
@@ -53,6 +51,9 @@ pub enum PegShapeError {
     Unsupported { shape: &'static str, hint: &'static str },
     #[error(transparent)]
     Geometry(#[from] GeometryError),
+    /// The shape as the overlap metric measures it (the 6D model's exact intersection).
+    #[error(transparent)]
+    Overlap(#[from] crate::contact::volume6d::body::Volume6dShapeError),
 }
 
 impl PegShape {
@@ -141,12 +142,6 @@ impl Polyhedron {
                 vertex_edges[v as usize].push(e as u32);
             }
         }
-        let mut vertex_faces = vec![Vec::new(); kept.len()];
-        for (fi, f) in faces.iter().enumerate() {
-            for &v in f {
-                vertex_faces[v as usize].push(fi as u32);
-            }
-        }
-        Polyhedron { vertices: kept, faces, normals, edges, vertex_edges, vertex_faces }
+        Polyhedron { vertices: kept, faces, normals, edges, vertex_edges }
     }
 }
