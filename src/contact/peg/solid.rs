@@ -115,9 +115,15 @@ fn vertices_against_faces(
     for (i, v) in a.vertices.iter().enumerate() {
         let near: Vec<(usize, f64)> = (0..b.shape.faces.len())
             .filter_map(|f| {
-                let d = face_distance(b, f, v);
+                // A face is never nearer than its plane: most faces are out by the gaps alone.
                 let gap = b.normals[f].dot(&v.coords) - b.offsets[f];
-                let near = d <= eps || face_distance(b_next, f, &a_next.vertices[i]) <= eps;
+                let next = &a_next.vertices[i];
+                let gap_next = b_next.normals[f].dot(&next.coords) - b_next.offsets[f];
+                if gap.abs() > eps && gap_next.abs() > eps {
+                    return None;
+                }
+                let d = face_distance(b, f, v);
+                let near = d <= eps || (gap_next.abs() <= eps && face_distance(b_next, f, next) <= eps);
                 (near && feasible(gap, d, eps)).then_some((f, d))
             })
             .collect();
