@@ -7,6 +7,8 @@
 //! elastic energy, plus for every free body its gravity energy above the lowest fixed or
 //! kinematic body frame (the ground) plus the work of lifting it by its radius of gyration, and
 //! the work of its applied force over that radius (and of its applied torque over a radian).
+//! Under PEG, each free body's m·v² is added for v = `correction_speed` (an overlap's push-out
+//! leaves a body with up to that speed).
 //! The full balance (with the exact elastic energy) is checked at output times, where the
 //! outputs compute the energies anyway; every fixed step checks its necessary part,
 //! kinetic + gravity ≤ initial + work + tolerance, which costs no contact query.
@@ -40,6 +42,13 @@ impl EnergyWatch {
             .map(|(_, b)| b.initial_pose.translation.vector.dot(&up))
             .fold(f64::INFINITY, f64::min);
         let mut scale = initial.kinetic.abs() + initial.elastic.abs();
+        // PEG pushes an overlap out at up to `correction_speed` and the body keeps that speed:
+        // each free body may gain up to about ½·m·v² per push (twice that is allowed).
+        let correction_speed = match &world.model {
+            crate::contact::model::ContactModel::Peg(m) => m.settings.correction_speed,
+            _ => 0.0,
+        };
+        let mut correction = 0.0;
         for (i, b) in world.bodies.iter().enumerate() {
             let Some(o) = world.layout.offset[i] else { continue };
             if b.mass <= 0.0 {
@@ -49,8 +58,12 @@ impl EnergyWatch {
             let com = crate::math::Vector3::new(y0[o], y0[o + 1], y0[o + 2]);
             let height = if floor.is_finite() { (com.dot(&up) - floor).max(0.0) } else { 0.0 };
             scale += b.mass * g * (gyration + height) + b.force.norm() * gyration + b.torque.norm();
+            correction += b.mass * correction_speed * correction_speed;
         }
-        EnergyWatch { initial_total: initial.total, tolerance: RELATIVE_TOLERANCE * scale + 1e-12 }
+        EnergyWatch {
+            initial_total: initial.total,
+            tolerance: RELATIVE_TOLERANCE * scale + correction + 1e-12,
+        }
     }
 
     /// Checks `energy` — the total, or a part of it that cannot exceed the total — at time `t`
@@ -75,9 +88,12 @@ impl EnergyWatch {
             Integrator::ImplicitEuler { .. } => {
                 "the implicit step did not hold the contact: use a smaller dt, or integrator = \"radau5\""
             }
-            Integrator::TimeStepping { .. } => {
-                "the contact solve did not converge: raise [model] iterations, or use a smaller dt"
-            }
+            Integrator::TimeStepping { .. } => match world.model {
+                crate::contact::model::ContactModel::Peg(_) => {
+                    "use a smaller dt or a smaller [model] contact_tolerance, and start the bodies apart"
+                }
+                _ => "the contact solve did not converge: raise [model] iterations, or use a smaller dt",
+            },
             Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => {
                 "tighten rtol/atol, or use integrator = \"implicit_euler\""
             }

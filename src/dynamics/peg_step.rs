@@ -180,7 +180,7 @@ pub fn step(
             None => islands.push((r, vec![s])),
         }
     }
-    let solve = |(_, sets): &(usize, Vec<&ConstraintSet>)| solve_island(sets, &bodies, model, dt, t);
+    let solve = |(_, sets): &(usize, Vec<&ConstraintSet>)| solve_island(sets, &bodies, model, (dt, t));
     let solved: Vec<Result<IslandSolution, DynamicsError>> = if islands.len() > 1 {
         islands.par_iter().map(solve).collect()
     } else {
@@ -196,15 +196,11 @@ pub fn step(
         report.residual = report.residual.max(s.residual);
         report.unknowns += s.z.len();
         report.fallbacks += s.fallbacks;
+        apply_impulses(&s.problem, &s.z, &bodies, &mut velocity);
         for (k, u) in s.problem.unknowns.iter().enumerate() {
             let z = s.z[k];
             if z == 0.0 {
                 continue;
-            }
-            for (body, j) in &u.column {
-                if let Some(m) = &bodies.inverse_mass[*body] {
-                    velocity[*body] += m.apply(j) * z;
-                }
             }
             if let Some((b1, b2, p1, p2, d)) = u.acts {
                 // On the pair's first body: −d at p₁ when that is body 1, +d at p₂ otherwise.
@@ -286,46 +282,85 @@ fn tangents(n: &Vector3, count: usize, planar: bool) -> Vec<Vector3> {
         .collect()
 }
 
-/// How far an island's problem is simplified.
+/// What an island's problem holds: one rung of the fall-back ladder.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Rung {
-    /// The sets as built.
-    Full,
-    /// Every set reduced to its primary as a unilateral contact.
-    Primaries,
-    /// Primaries, no friction.
-    Frictionless,
+struct Rung {
+    /// The sets as built (`false`: every set reduced to its primary as a unilateral contact).
+    members: bool,
+    friction: bool,
 }
 
-/// Builds an island's LCP at `rung`.
-fn build(sets: &[&ConstraintSet], bodies: &Bodies, model: &PegModel, dt: f64, rung: Rung) -> Problem {
-    let mut p = Problem::default();
-    let predicted = |c: &Contact| {
-        let j = jacobian(c, &c.normal, bodies);
-        c.gap + dt * j.iter().map(|(b, v)| v.dot(&bodies.velocity[*b])).sum::<f64>()
-    };
-    for set in sets {
-        // The force-carrying contact and the others of its set.
-        let (primary, others): (Contact, Vec<Contact>) = match set {
-            ConstraintSet::Unilateral(c) => (*c, Vec::new()),
+/// The ladder: the sets as built, then their primaries, then without friction.
+const LADDER: [Rung; 3] = [
+    Rung { members: true, friction: true },
+    Rung { members: false, friction: true },
+    Rung { members: false, friction: false },
+];
+
+/// The end-of-step gap of contact `c` when the bodies move at `velocity`.
+fn end_gap(c: &Contact, velocity: &[Vector6<f64>], dt: f64, bodies: &Bodies) -> f64 {
+    let j = jacobian(c, &c.normal, bodies);
+    c.gap + dt * j.iter().map(|(b, v)| v.dot(&velocity[*b])).sum::<f64>()
+}
+
+/// Each set's primary at `velocity`: the member with the largest end-of-step gap among those
+/// that may carry the force (ties: the more applicable, then the first); 0 for unilateral sets.
+fn choose_primaries(
+    sets: &[&ConstraintSet],
+    velocity: &[Vector6<f64>],
+    dt: f64,
+    bodies: &Bodies,
+) -> Vec<usize> {
+    sets.iter()
+        .map(|set| match set {
+            ConstraintSet::Unilateral(_) => 0,
             ConstraintSet::Inter { members, force } => {
-                // The member that binds when the set's largest gap reaches 0: the largest
-                // predicted gap among those that may carry the force (ties: the more
-                // applicable, then the first).
-                let r = (0..members.len())
+                let gap = |k: usize| end_gap(&members[k], velocity, dt, bodies);
+                (0..members.len())
                     .filter(|&k| force[k])
                     .max_by(|&k, &l| {
-                        predicted(&members[k])
-                            .total_cmp(&predicted(&members[l]))
+                        gap(k)
+                            .total_cmp(&gap(l))
                             .then(members[k].applicability.total_cmp(&members[l].applicability))
                             .then(l.cmp(&k))
                     })
-                    .unwrap_or(0);
+                    .unwrap_or(0)
+            }
+        })
+        .collect()
+}
+
+/// What a set's rows (its primary and the `others` kept) add to its gaps so that an overlap
+/// present at the start of the step (the set's largest gap ψ_max < 0) is pushed out by at most
+/// `reach` = `correction_speed`·dt (m): max(0, −ψ_max − reach). Zero for a set that holds at
+/// the start, so PEG's guarantee — no new overlap — is untouched. Without it ψ/h would push an
+/// overlap out in one step at any speed, and the bodies would keep that speed: a deep member of
+/// a large-ε set could throw bodies apart at metres per second.
+fn correction_limit(primary: &Contact, others: &[Contact], reach: f64) -> f64 {
+    let largest = others.iter().map(|c| c.gap).fold(primary.gap, f64::max);
+    (-largest - reach).max(0.0)
+}
+
+/// Builds an island's LCP at `rung`, with each set's force on member `primaries[k]`.
+fn build(
+    sets: &[&ConstraintSet],
+    primaries: &[usize],
+    bodies: &Bodies,
+    model: &PegModel,
+    dt: f64,
+    rung: Rung,
+) -> Problem {
+    let mut p = Problem::default();
+    for (set, &r) in sets.iter().zip(primaries) {
+        // The force-carrying contact and the others of its set.
+        let (primary, others): (Contact, Vec<Contact>) = match set {
+            ConstraintSet::Unilateral(c) => (*c, Vec::new()),
+            ConstraintSet::Inter { members, .. } => {
                 let others = members.iter().enumerate().filter(|(k, _)| *k != r).map(|(_, c)| *c).collect();
                 (members[r], others)
             }
         };
-        let others = if rung == Rung::Full { others } else { Vec::new() };
+        let others = if rung.members { others } else { Vec::new() };
         let g_r = jacobian(&primary, &primary.normal, bodies);
         let p_index = p.unknowns.len();
         p.unknowns.push(Unknown {
@@ -339,7 +374,9 @@ fn build(sets: &[&ConstraintSet], bodies: &Bodies, model: &PegModel, dt: f64, ru
         p.force_rows.push(p.rows.len());
         p.rows.push(Row {
             jacobian: g_r.clone(),
-            constant: primary.gap / dt,
+            constant: (primary.gap
+                + correction_limit(&primary, &others, model.settings.correction_speed * dt))
+                / dt,
             select: slacks.iter().map(|&s| (s, 1.0)).collect(),
         });
         for (k, s) in others.iter().enumerate() {
@@ -352,7 +389,7 @@ fn build(sets: &[&ConstraintSet], bodies: &Bodies, model: &PegModel, dt: f64, ru
         }
         let mu =
             crate::contact::combined_friction(model.friction[primary.body1], model.friction[primary.body2]);
-        if mu > 0.0 && rung != Rung::Frictionless {
+        if mu > 0.0 && rung.friction {
             let directions =
                 tangents(&primary.normal, model.settings.friction_directions, model.settings.planar);
             let first = p.unknowns.len();
@@ -416,6 +453,20 @@ fn matrices(p: &Problem, bodies: &Bodies) -> (DMatrix<f64>, DVector<f64>) {
     (n, q)
 }
 
+/// ν⁺ = ν_f + M⁻¹·Σ G·z over a problem's unknowns, into `velocity`.
+fn apply_impulses(problem: &Problem, z: &DVector<f64>, bodies: &Bodies, velocity: &mut [Vector6<f64>]) {
+    for (k, u) in problem.unknowns.iter().enumerate() {
+        if z[k] == 0.0 {
+            continue;
+        }
+        for (body, j) in &u.column {
+            if let Some(m) = &bodies.inverse_mass[*body] {
+                velocity[*body] += m.apply(j) * z[k];
+            }
+        }
+    }
+}
+
 /// Solves one island, falling back down a ladder when Lemke fails: (1) the problem as built;
 /// (2) with 1e-9 and then 1e-6 of the largest normal-row diagonal added to the normal rows;
 /// (3) every set reduced to its primary contact, then regularised as in (2); (4) the same
@@ -425,18 +476,18 @@ fn solve_island(
     sets: &[&ConstraintSet],
     bodies: &Bodies,
     model: &PegModel,
-    dt: f64,
-    t: f64,
+    (dt, t): (f64, f64),
 ) -> Result<IslandSolution, DynamicsError> {
     let options = LemkeOptions::default();
     let mut pivots = 0;
     let mut fallbacks = 0;
     let mut last: Option<LcpFailure> = None;
-    for rung in [Rung::Full, Rung::Primaries, Rung::Frictionless] {
-        let problem = build(sets, bodies, model, dt, rung);
+    let primaries = choose_primaries(sets, &bodies.velocity, dt, bodies);
+    for rung in LADDER {
+        let problem = build(sets, &primaries, bodies, model, dt, rung);
         let (n, q) = matrices(&problem, bodies);
         let scale = problem.force_rows.iter().map(|&r| n[(r, r)].abs()).fold(0.0, f64::max).max(1e-300);
-        let shifts: &[f64] = if rung == Rung::Frictionless { &[1e-6] } else { &[0.0, 1e-9, 1e-6] };
+        let shifts: &[f64] = if rung.members || rung.friction { &[0.0, 1e-9, 1e-6] } else { &[1e-6] };
         for &shift in shifts {
             let mut n = n.clone();
             for &r in &problem.force_rows {

@@ -131,15 +131,27 @@ pub(super) mod range {
     pub const REDUCTION: (f64, f64) = (1e-12, 1e3);
 }
 
-/// `value` is finite and within `[lo, hi]` (`unit` for the message).
+/// `value` is finite, positive and within `[lo, hi]` (`unit` for the message).
 pub(super) fn within(
+    place: &Place,
+    key: &str,
+    value: f64,
+    range: (f64, f64),
+    unit: &str,
+) -> Result<f64, SceneError> {
+    let value = positive(place, key, value, unit)?;
+    signed_within(place, key, value, range, unit)
+}
+
+/// `value` is finite and within `[lo, hi]`, of either sign (`unit` for the message).
+pub(super) fn signed_within(
     place: &Place,
     key: &str,
     value: f64,
     (lo, hi): (f64, f64),
     unit: &str,
 ) -> Result<f64, SceneError> {
-    let value = positive(place, key, value, unit)?;
+    let value = finite(place, key, value)?;
     if (lo..=hi).contains(&value) {
         Ok(value)
     } else {

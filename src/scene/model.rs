@@ -52,6 +52,9 @@ pub struct PegSpec {
     pub friction_directions: usize,
     /// Bodies move in the world x–z plane (x, z and the rotation about y).
     pub planar: bool,
+    /// The largest speed (m/s) at which a step pushes out an overlap that is already there
+    /// (from linearisation or a start pose). Default 0.1.
+    pub correction_speed: f64,
 }
 
 impl Default for PegSpec {
@@ -61,6 +64,7 @@ impl Default for PegSpec {
             contact_tolerance: None,
             friction_directions: 4,
             planar: false,
+            correction_speed: 0.1,
         }
     }
 }

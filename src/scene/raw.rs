@@ -32,6 +32,7 @@ pub(super) struct RawModel {
     pub spin_limit: Option<String>,
     pub contact_tolerance: Option<f64>,
     pub friction_directions: Option<i64>,
+    pub correction_speed: Option<f64>,
     pub planar: Option<bool>,
 }
 

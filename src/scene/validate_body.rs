@@ -1,6 +1,8 @@
 //! One `[[body]]` table → [`BodySpec`].
 
-use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive, positive_n, range, within};
+use super::checks::{
+    finite, finite_n, norm_at_most, not_allowed, positive, positive_n, range, signed_within, within,
+};
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_shape;
 use super::validate_contact::contact_spec;
@@ -100,7 +102,7 @@ pub(super) fn body_spec(
         // Counter-clockwise in the x–z view (x right, z up): a rotation about −y.
         Some(angle) => UnitQuaternion::from_axis_angle(
             &-Vector3::y_axis(),
-            within(place, "angle", angle, (-range::RATE, range::RATE), "rad")?,
+            signed_within(place, "angle", angle, (-range::RATE, range::RATE), "rad")?,
         ),
         None => unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?,
     };

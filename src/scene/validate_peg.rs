@@ -15,6 +15,7 @@ pub(super) fn peg_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<PegSpe
         ("contact_tolerance", raw.contact_tolerance.is_some()),
         ("friction_directions", raw.friction_directions.is_some()),
         ("planar", raw.planar.is_some()),
+        ("correction_speed", raw.correction_speed.is_some()),
     ];
     checks::model_keys(ModelKind::Peg, kind, &given)?;
     if kind != ModelKind::Peg {
@@ -35,6 +36,10 @@ pub(super) fn peg_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<PegSpe
     if let Some(e) = raw.contact_tolerance {
         spec.contact_tolerance =
             Some(checks::within(&place, "contact_tolerance", e, checks::range::LENGTH, "m")?);
+    }
+    if let Some(v) = raw.correction_speed {
+        spec.correction_speed =
+            checks::within(&place, "correction_speed", v, (1e-6, checks::range::SPEED), "m/s")?;
     }
     spec.planar = raw.planar.unwrap_or(false);
     match (raw.friction_directions, spec.planar) {

@@ -177,6 +177,39 @@ fn near_edges(
         .collect()
 }
 
+/// A unilateral contact for each vertex of `a` inside `b` and farther than ε from every edge
+/// (an overlap the step did not prevent, or a start pose), with the edge it is least deep
+/// behind (the way out); `near` holds each vertex's edges within ε.
+fn deep_vertices(
+    (ia, a): (usize, &PlacedPolygon),
+    (ib, b): (usize, &PlacedPolygon),
+    near: &[Vec<usize>],
+    out: &mut Vec<ConstraintSet>,
+) {
+    for (i, ks) in near.iter().enumerate() {
+        if !ks.is_empty() {
+            continue;
+        }
+        let v = a.vertex(i);
+        // The least deep edge; none when the vertex is outside one (most vertices, at once).
+        let mut least: Option<(usize, f64)> = None;
+        for k in 0..b.len() {
+            let (t, h) = (b.vertex(k), b.vertex(k + 1));
+            let gap = dot(outward(t, h), sub(v, t));
+            if gap >= 0.0 {
+                least = None;
+                break;
+            }
+            if least.is_none_or(|(_, g)| gap > g) {
+                least = Some((k, gap));
+            }
+        }
+        if let Some((k, _)) = least {
+            out.push(ConstraintSet::Unilateral(vertex_edge(ia, a, i, ib, b, k)));
+        }
+    }
+}
+
 fn polygon_polygon(
     (ia, a, a_next): (usize, &PlacedPolygon, &PlacedPolygon),
     (ib, b, b_next): (usize, &PlacedPolygon, &PlacedPolygon),
@@ -186,6 +219,8 @@ fn polygon_polygon(
 ) {
     let near_ab = near_edges(a, a_next, b, b_next, eps);
     let near_ba = near_edges(b, b_next, a, a_next, eps);
+    deep_vertices((ia, a), (ib, b), &near_ab, out);
+    deep_vertices((ib, b), (ia, a), &near_ba, out);
     if formulation == PegFormulation::Standard {
         // One contact per vertex: with its closest edge.
         for (ia, a, ib, b, near) in [(ia, a, ib, b, &near_ab), (ib, b, ia, a, &near_ba)] {

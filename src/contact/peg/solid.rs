@@ -4,7 +4,8 @@
 //! faces (an edge or a vertex of the other body: the paper's vertex–edge and vertex–vertex
 //! cases) gives one inter-contact set — it must stay outside at least one of those faces —
 //! whose members with applicability above the threshold may carry its force. Under
-//! `standard`, each vertex gets one contact, with its nearest face.
+//! `standard`, each vertex gets one contact, with its nearest face. A vertex inside the other
+//! body deeper than ε gets one contact, with the face it is least deep behind (the way out).
 
 use super::contact::{ConstraintSet, Contact};
 use super::planar::{APPLICABILITY_THRESHOLD, feasible};
@@ -139,7 +140,16 @@ fn vertices_against_faces(
             }
         };
         match (formulation, near.len()) {
-            (_, 0) => {}
+            (_, 0) => {
+                // A vertex inside b deeper than ε (an overlap the step did not prevent, or a
+                // start pose): pushed out through the face it is least deep behind.
+                let gaps = (0..b.shape.faces.len()).map(|f| (f, b.normals[f].dot(&v.coords) - b.offsets[f]));
+                if let Some((f, gap)) = gaps.max_by(|x, y| x.1.total_cmp(&y.1))
+                    && gap < 0.0
+                {
+                    out.push(ConstraintSet::Unilateral(contact(f)));
+                }
+            }
             (PegFormulation::Standard, _) => {
                 let nearest = near.iter().min_by(|x, y| x.1.total_cmp(&y.1)).map_or(0, |x| x.0);
                 out.push(ConstraintSet::Unilateral(contact(nearest)));
