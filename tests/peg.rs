@@ -421,6 +421,16 @@ fn bad_peg_input_is_refused_naming_the_body_and_key() {
         ));
         assert!(e.contains("friction_directions") && e.contains("even"), "{n}: {e}");
     }
+    for v in ["0", "-0.1", "nan", "1e9"] {
+        let e = error_of(&format!(
+            "[model]\nkind = \"peg\"\ncorrection_speed = {v}\n[[body]]\nname = \"b\"\nmass = 1.0\nshape = {{ type = \"box\", size = [1, 1, 1] }}\n"
+        ));
+        assert!(e.contains("correction_speed"), "{v}: {e}");
+    }
+    let e = error_of(
+        "[model]\nkind = \"volume6d\"\ncorrection_speed = 0.1\n[[body]]\nname = \"b\"\nmass = 1.0\nshape = { type = \"box\", size = [1, 1, 1] }\n",
+    );
+    assert!(e.contains("correction_speed") && e.contains("peg"), "{e}");
     // A `convex` file with a vertex inside the hull of the others.
     let dir = std::env::temp_dir().join(format!("contactlab_peg_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
