@@ -319,6 +319,32 @@ shape = {shape}
 }
 
 #[test]
+fn a_tessellated_sphere_at_rest_reports_no_overlap() {
+    // PEG moves the sphere's tessellation; the overlap is measured on that polytope, not on the
+    // exact ball (whose cap below the resting face read 1.5e-10 m³ here before).
+    let text = format!(
+        "{}{}",
+        r#"
+[model]
+kind = "peg"
+[sim]
+duration = 0.5
+dt = 0.005
+[[body]]
+name = "ball"
+mass = 1.0
+position = [0, 0, 0.1]
+shape = { type = "sphere", radius = 0.1 }
+contact = { resolution = 0.03, friction = 0.5 }
+"#,
+        HALF_SPACE
+    );
+    let rows = solver_rows(&text);
+    let (t, last) = rows.last().map(|r| (r.0, r.1)).expect("rows");
+    assert!(last <= 1e-12, "overlap {last:e} m³ at {t} s");
+}
+
+#[test]
 fn bodies_enter_at_their_appear_time_and_not_before() {
     let text = pour("peg", 0.01).replace("duration = 5.0", "duration = 0.6");
     let (rows, world) = states(&text);

@@ -149,23 +149,7 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
         // Every repetition starts cold: no impulses from a previous one.
         let mut warm = crate::contact::volume6d::model::WarmStarts::default();
         let mut y = rest.clone();
-        match &world.model {
-            ContactModel::Volume6d(model) => {
-                crate::dynamics::time_stepping::step(
-                    &world,
-                    model,
-                    0.0,
-                    &mut y,
-                    dt,
-                    &mut warm,
-                    &mut contacts,
-                )?;
-            }
-            ContactModel::Peg(model) => {
-                crate::dynamics::peg_step::step(&world, model, 0.0, &mut y, dt, &mut contacts)?;
-            }
-            _ => bail!("no constraint model to report"),
-        }
+        crate::dynamics::impulse_step::constraint_step(&world, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
         Ok(())
     };
     step().context("the step from rest")?;

@@ -93,7 +93,7 @@ pub const INTEGRATORS: [&str; 4] = ["implicit_euler", "semi_implicit_euler", "do
 pub fn default_integrator(model: ModelKind) -> &'static str {
     match model {
         ModelKind::Hertz => "dopri5",
-        ModelKind::Volume6d | ModelKind::Peg => "time_stepping",
+        kind if kind.is_constraint() => "time_stepping",
         _ => "implicit_euler",
     }
 }
@@ -123,7 +123,7 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
         Ok(dt)
     };
     // The constraint model has one integrator of its own, and the others none of it.
-    let constraint_model = matches!(scene.model, ModelKind::Volume6d | ModelKind::Peg);
+    let constraint_model = scene.model.is_constraint();
     if constraint_model && name != "time_stepping" {
         bail!(
             "[sim] integrator `{name}` cannot run kind = \"{}\" (contact impulses, not forces); use integrator = \"time_stepping\" (its default) or remove the key",

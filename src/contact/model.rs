@@ -162,6 +162,26 @@ impl ContactModel {
         }
     }
 
+    /// The speed (m/s) at which a velocity-level model may push an existing overlap out; the
+    /// bodies keep it, so the energy watch allows it (PEG's `correction_speed`; 0 for models
+    /// that correct positions without changing velocities, or not at all).
+    pub fn correction_speed(&self) -> f64 {
+        match self {
+            ContactModel::Peg(m) => m.settings.correction_speed,
+            _ => 0.0,
+        }
+    }
+
+    /// What to change when a velocity-level step breaks the energy balance.
+    pub fn time_stepping_advice(&self) -> &'static str {
+        match self {
+            ContactModel::Peg(_) => {
+                "use a smaller dt or a smaller [model] contact_tolerance, and start the bodies apart"
+            }
+            _ => "the contact solve did not converge: raise [model] iterations, or use a smaller dt",
+        }
+    }
+
     /// Whether contacts start and end at sharp events worth locating in time (point contact).
     pub fn has_events(&self) -> bool {
         matches!(self, ContactModel::Hertz(_))

@@ -42,12 +42,9 @@ impl EnergyWatch {
             .map(|(_, b)| b.initial_pose.translation.vector.dot(&up))
             .fold(f64::INFINITY, f64::min);
         let mut scale = initial.kinetic.abs() + initial.elastic.abs();
-        // PEG pushes an overlap out at up to `correction_speed` and the body keeps that speed:
+        // A model that pushes an overlap out at up to v (PEG) leaves the body with that speed:
         // each free body may gain up to about ½·m·v² per push (twice that is allowed).
-        let correction_speed = match &world.model {
-            crate::contact::model::ContactModel::Peg(m) => m.settings.correction_speed,
-            _ => 0.0,
-        };
+        let correction_speed = world.model.correction_speed();
         let mut correction = 0.0;
         for (i, b) in world.bodies.iter().enumerate() {
             let Some(o) = world.layout.offset[i] else { continue };
@@ -88,12 +85,7 @@ impl EnergyWatch {
             Integrator::ImplicitEuler { .. } => {
                 "the implicit step did not hold the contact: use a smaller dt, or integrator = \"radau5\""
             }
-            Integrator::TimeStepping { .. } => match world.model {
-                crate::contact::model::ContactModel::Peg(_) => {
-                    "use a smaller dt or a smaller [model] contact_tolerance, and start the bodies apart"
-                }
-                _ => "the contact solve did not converge: raise [model] iterations, or use a smaller dt",
-            },
+            Integrator::TimeStepping { .. } => world.model.time_stepping_advice(),
             Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => {
                 "tighten rtol/atol, or use integrator = \"implicit_euler\""
             }

@@ -35,23 +35,15 @@ impl Groups {
         for (k, &i) in free.iter().enumerate() {
             slot[i] = k;
         }
-        let mut parent: Vec<usize> = (0..free.len()).collect();
-        fn root(g: &mut [usize], mut k: usize) -> usize {
-            while g[k] != k {
-                g[k] = g[g[k]];
-                k = g[k];
-            }
-            k
-        }
+        let mut groups = crate::math::DisjointSets::new(free.len());
         for &(a, b, _) in &loads.derivatives {
             if slot[a] != usize::MAX && slot[b] != usize::MAX {
-                let (ra, rb) = (root(&mut parent, slot[a]), root(&mut parent, slot[b]));
-                parent[ra.max(rb)] = ra.min(rb);
+                groups.join(slot[a], slot[b]);
             }
         }
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
         for k in 0..free.len() {
-            let r = root(&mut parent, k);
+            let r = groups.root(k);
             members[r].push(k);
         }
         members.retain(|m| !m.is_empty());

@@ -6,7 +6,7 @@ mod energy_watch;
 mod error;
 mod group_solve;
 pub mod implicit_euler;
-mod impulse_step;
+pub mod impulse_step;
 pub mod lcp;
 pub mod ode;
 pub mod peg_step;

@@ -31,7 +31,7 @@ use super::world::World;
 use crate::contact::model::PairContact;
 use crate::contact::peg::contact::{ConstraintSet, Contact};
 use crate::contact::peg::model::PegModel;
-use crate::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3, Wrench};
+use crate::math::{DisjointSets, Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3, Wrench};
 use nalgebra::{DMatrix, DVector, Vector6};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -40,30 +40,16 @@ use smallvec::SmallVec;
 /// touches.
 type Jacobian = SmallVec<[(usize, Vector6<f64>); 2]>;
 
-/// Each body's state for the step.
-struct Bodies {
-    /// Centre of mass (world).
-    com: Vec<Point3>,
-    /// M⁻¹ of the bodies the impulses move (`None`: fixed, kinematic or not yet present).
-    inverse_mass: Vec<Option<InverseMass>>,
-    /// Velocity (centre-of-mass linear, angular; world): ν_f for free bodies, the prescribed
-    /// velocity for the others.
-    velocity: Vec<Vector6<f64>>,
-}
+/// Each body's state for the step: centre of mass, ν_f (free bodies present; the prescribed
+/// velocity for the others) and M⁻¹ of the bodies the impulses move (`None`: fixed, kinematic
+/// or not yet present; planar bodies only move in x, z and turn about y).
+type Bodies = StepStart;
 
-/// A free body's inverse mass; planar bodies only move in x, z and turn about y.
-#[derive(Clone, Copy)]
-struct InverseMass {
-    mass: f64,
-    inertia: Matrix3,
-}
-
-impl InverseMass {
-    fn apply(&self, j: &Vector6<f64>) -> Vector6<f64> {
-        let lin = self.mass * Vector3::new(j[0], j[1], j[2]);
-        let ang = self.inertia * Vector3::new(j[3], j[4], j[5]);
-        Vector6::new(lin.x, lin.y, lin.z, ang.x, ang.y, ang.z)
-    }
+/// M⁻¹·j for a body with inverse mass and inertia `(m_inv, i_inv)`.
+fn inverse_mass_times(&(m_inv, i_inv): &(f64, Matrix3), j: &Vector6<f64>) -> Vector6<f64> {
+    let lin = m_inv * Vector3::new(j[0], j[1], j[2]);
+    let ang = i_inv * Vector3::new(j[3], j[4], j[5]);
+    Vector6::new(lin.x, lin.y, lin.z, ang.x, ang.y, ang.z)
 }
 
 /// One LCP unknown: its impulse's velocity map (empty for slacks) and, for output, where the
@@ -113,28 +99,25 @@ pub fn step(
     let n = world.bodies.len();
     let planar = model.settings.planar;
     let present: Vec<bool> = world.bodies.iter().map(|b| b.present(t)).collect();
-    let start = StepStart::new(world, &poses, y, dt, |i| present[i]);
-    let mut bodies = Bodies { com: start.com, inverse_mass: vec![None; n], velocity: start.velocity };
+    let mut bodies: Bodies = StepStart::new(world, &poses, y, dt, |i| present[i]);
     // Poses one explicit step ahead with the current velocities (contact identification).
     let mut next: Vec<Isometry3> = poses.iter().map(|(p, _)| *p).collect();
-    for (i, free) in start.inverse_mass.iter().enumerate() {
-        let Some((mass, inertia)) = *free else { continue };
+    for (i, free) in bodies.inverse_mass.iter_mut().enumerate() {
+        let Some((_, inertia)) = free else { continue };
         let (pose, twist) = &poses[i];
         next[i] = Isometry3::from_parts(
             Translation3::from(pose.translation.vector + dt * twist.linear),
             UnitQuaternion::from_scaled_axis(dt * twist.angular) * pose.rotation,
         );
-        let mut m = InverseMass { mass, inertia };
         if planar {
             // x, z and the turn about y only.
             let v = &mut bodies.velocity[i];
             v[1] = 0.0;
             v[3] = 0.0;
             v[5] = 0.0;
-            m.inertia = Matrix3::zeros();
-            m.inertia[(1, 1)] = 1.0 / world.world_inertia(i, y)[(1, 1)];
+            *inertia = Matrix3::zeros();
+            inertia[(1, 1)] = 1.0 / world.world_inertia(i, y)[(1, 1)];
         }
-        bodies.inverse_mass[i] = Some(m);
     }
     // Constraint sets of the pairs that may touch.
     let g = world.gravity.norm();
@@ -152,19 +135,11 @@ pub fn step(
         }
     }
     // Islands: sets joined through the free bodies they move, in order of first appearance.
-    let mut root: Vec<usize> = (0..n).collect();
-    fn find(root: &mut [usize], mut i: usize) -> usize {
-        while root[i] != i {
-            root[i] = root[root[i]];
-            i = root[i];
-        }
-        i
-    }
+    let mut groups = DisjointSets::new(n);
     for s in &sets {
         let (a, b) = s.bodies();
         if bodies.inverse_mass[a].is_some() && bodies.inverse_mass[b].is_some() {
-            let (ra, rb) = (find(&mut root, a), find(&mut root, b));
-            root[ra.max(rb)] = ra.min(rb);
+            groups.join(a, b);
         }
     }
     let mut islands: Vec<(usize, Vec<&ConstraintSet>)> = Vec::new();
@@ -174,7 +149,7 @@ pub fn step(
         if bodies.inverse_mass[free].is_none() {
             continue;
         }
-        let r = find(&mut root, free);
+        let r = groups.root(free);
         match islands.iter_mut().find(|(k, _)| *k == r) {
             Some((_, list)) => list.push(s),
             None => islands.push((r, vec![s])),
@@ -226,13 +201,20 @@ pub fn step(
 
 /// The overlap (area or volume) summed over every pair of bodies present at `t`, exactly.
 pub fn total_overlap(world: &World, model: &PegModel, t: f64, y: &[f64]) -> f64 {
+    overlaps(world, model, t, y).iter().fold(0.0, |sum, (_, v)| sum + v)
+}
+
+/// Each pair of bodies present at `t` that may touch, with its overlap (area or volume),
+/// exactly, in pair order.
+pub fn overlaps(world: &World, model: &PegModel, t: f64, y: &[f64]) -> Vec<((usize, usize), f64)> {
     let poses = world.poses(t, y);
     let present = |i: usize| world.bodies[i].present(t);
     model
         .candidate_pairs(&poses)
         .into_iter()
         .filter(|&(a, b)| present(a) && present(b))
-        .fold(0.0, |sum, (a, b)| sum + model.overlap((a, b), (&poses[a].0, &poses[b].0)))
+        .map(|(a, b)| ((a, b), model.overlap((a, b), (&poses[a].0, &poses[b].0))))
+        .collect()
 }
 
 /// The velocity map of an impulse along `d` at a contact: −[d; r1 × d] on body 1, +[d; r2 × d]
@@ -425,7 +407,7 @@ fn matrices(p: &Problem, bodies: &Bodies) -> (DMatrix<f64>, DVector<f64>) {
         .map(|u| {
             u.column
                 .iter()
-                .filter_map(|(b, j)| bodies.inverse_mass[*b].as_ref().map(|m| (*b, m.apply(j))))
+                .filter_map(|(b, j)| bodies.inverse_mass[*b].as_ref().map(|m| (*b, inverse_mass_times(m, j))))
                 .collect()
         })
         .collect();
@@ -461,7 +443,7 @@ fn apply_impulses(problem: &Problem, z: &DVector<f64>, bodies: &Bodies, velocity
         }
         for (body, j) in &u.column {
             if let Some(m) = &bodies.inverse_mass[*body] {
-                velocity[*body] += m.apply(j) * z[k];
+                velocity[*body] += inverse_mass_times(m, j) * z[k];
             }
         }
     }

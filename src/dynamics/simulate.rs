@@ -5,11 +5,11 @@
 use super::elastic_tracker::ElasticTracker;
 use super::energy_watch::EnergyWatch;
 use super::error::DynamicsError;
+use super::impulse_step::constraint_step;
 use super::ode::{self, AdaptiveOptions, OdeError, OdeSystem, Tolerances};
-use super::time_stepping::{self, SolverReport};
+use super::time_stepping::SolverReport;
 use super::world::{Energies, Loads, World};
-use super::{implicit_euler, peg_step, semi_implicit_euler};
-use crate::contact::model::ContactModel;
+use super::{implicit_euler, semi_implicit_euler};
 use crate::contact::model::PairContact;
 use crate::contact::volume6d::model::WarmStarts;
 
@@ -180,17 +180,7 @@ pub fn run(
             let mut warm = WarmStarts::default();
             for k in 1..=steps {
                 let t = (k - 1) as f64 * dt;
-                let report = match &world.model {
-                    ContactModel::Volume6d(model) => {
-                        time_stepping::step(world, model, t, &mut y, *dt, &mut warm, &mut applied)?
-                    }
-                    ContactModel::Peg(model) => peg_step::step(world, model, t, &mut y, *dt, &mut applied)?,
-                    _ => {
-                        return Err(DynamicsError::Setup(
-                            "integrator `time_stepping` runs the constraint models (kind = \"volume6d\" or \"peg\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
-                        ));
-                    }
-                };
+                let report = constraint_step(world, t, &mut y, *dt, &mut warm, &mut applied)?;
                 reports.push(report);
                 stats.evaluations += report.sweeps as u64;
                 stats.fallbacks += u64::from(report.fallbacks);

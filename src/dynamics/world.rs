@@ -442,14 +442,11 @@ impl World {
         let pairs: Vec<(usize, usize)> = match &self.model {
             // Impulse models have no contact forces to list: the pairs that overlap.
             ContactModel::Volume6d(m) => m.touching_pairs(&self.poses(t, y)),
-            ContactModel::Peg(m) => {
-                let poses = self.poses(t, y);
-                self.model
-                    .candidate_pairs(&poses)
-                    .into_iter()
-                    .filter(|&(a, b)| m.overlap((a, b), (&poses[a].0, &poses[b].0)) > 0.0)
-                    .collect()
-            }
+            ContactModel::Peg(m) => super::peg_step::overlaps(self, m, t, y)
+                .into_iter()
+                .filter(|(_, v)| *v > 0.0)
+                .map(|(pair, _)| pair)
+                .collect(),
             _ => self.contacts(t, y).map(|c| c.iter().map(|c| (c.a, c.b)).collect()).unwrap_or_default(),
         };
         if pairs.is_empty() {

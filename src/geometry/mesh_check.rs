@@ -297,11 +297,11 @@ impl Topology {
         let mut disagreements = Vec::new();
         // Neighbours across manifold edges, with whether they must have opposite flips.
         let mut neighbours: Vec<Vec<(usize, bool)>> = vec![Vec::new(); kept.len()];
-        let mut parent: Vec<usize> = (0..kept.len()).collect();
+        let mut parent = crate::math::DisjointSets::new(kept.len());
         for group in half_edges.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
             let (a, b) = (group[0].0, group[0].1);
             for h in &group[1..] {
-                union(&mut parent, group[0].2, h.2);
+                parent.join(group[0].2, h.2);
             }
             match group {
                 [_] => boundary.push((a, b)),
@@ -370,7 +370,7 @@ impl Topology {
         let mut roots = HashMap::new();
         let component: Vec<u32> = (0..kept.len())
             .map(|k| {
-                let r = find(&mut parent, k);
+                let r = parent.root(k);
                 let next = roots.len() as u32;
                 *roots.entry(r).or_insert(next)
             })
@@ -440,21 +440,6 @@ impl Topology {
                 examples(&self.non_orientable, |&t| format!("the one with triangle {t}"))
             ));
         }
-    }
-}
-
-fn find(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
-}
-
-fn union(parent: &mut [usize], a: usize, b: usize) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra.max(rb)] = ra.min(rb);
     }
 }
 

@@ -1,10 +1,12 @@
 //! Small dense math: nalgebra `f64` types, planes, wrenches and twists.
 
 mod compact;
+mod disjoint_sets;
 mod plane;
 mod wrench;
 
 pub use compact::compact;
+pub use disjoint_sets::DisjointSets;
 pub use plane::Plane;
 pub use wrench::{Twist, Wrench};
 

@@ -83,25 +83,29 @@ pub(super) fn required(place: &Place, key: &str, value: Option<f64>, why: &str) 
     value.ok_or_else(|| invalid(place, key, format!("is missing: {why}"), format!("add `{key}`")))
 }
 
-/// An error for a key that must not be given in this situation.
-/// `[model]` keys belonging to model `owner`, `given` under `kind`: refused (naming the first
-/// given) unless `kind` is `owner`.
+/// `[model]` keys belonging to the models `owners`, `given` under `kind`: refused (naming the
+/// first given) unless `kind` is one of `owners`.
 pub(super) fn model_keys(
-    owner: super::ModelKind,
+    owners: &[super::ModelKind],
     kind: super::ModelKind,
     given: &[(&str, bool)],
 ) -> Result<(), SceneError> {
     match given.iter().find(|(_, g)| *g) {
-        Some((key, _)) if kind != owner => Err(invalid(
-            &Place::section("[model]"),
-            key,
-            format!("is a setting of kind = \"{}\", not of kind = \"{}\"", owner.key(), kind.key()),
-            format!("remove it or set kind = \"{}\"", owner.key()),
-        )),
+        Some((key, _)) if !owners.contains(&kind) => {
+            let names: Vec<String> = owners.iter().map(|o| format!("kind = \"{}\"", o.key())).collect();
+            let names = names.join(" or ");
+            Err(invalid(
+                &Place::section("[model]"),
+                key,
+                format!("is a setting of {names}, not of kind = \"{}\"", kind.key()),
+                format!("remove it or set {names}"),
+            ))
+        }
         _ => Ok(()),
     }
 }
 
+/// An error for a key that must not be given in this situation.
 pub(super) fn not_allowed(place: &Place, key: &str, why: &str) -> SceneError {
     invalid(place, key, format!("is not allowed here: {why}"), format!("remove `{key}`"))
 }
@@ -123,6 +127,8 @@ pub(super) mod range {
     /// Largest speed (m/s) and rate of turn (rad/s).
     pub const SPEED: f64 = 1e5;
     pub const RATE: f64 = 1e6;
+    /// Largest angle (rad): beyond it a turn count loses precision.
+    pub const ANGLE: f64 = 1e6;
     /// Largest gravity (m/s²): ten thousand g.
     pub const GRAVITY: f64 = 1e5;
     /// Largest applied force (N) and torque (N·m).

@@ -96,9 +96,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         let shape_place = at(text, place.section.clone(), body.shape.span().start);
         let spec = validate_body::body_spec(body, &place, &shape_place, base_dir, planar)?;
         validate_peg::body_fits_model(&spec, model, planar, &place, &shape_place)?;
-        if matches!(spec.shape, crate::geometry::Shape::Compound { .. })
-            && !matches!(model, ModelKind::Volume6d | ModelKind::Peg)
-        {
+        if matches!(spec.shape, crate::geometry::Shape::Compound { .. }) && !model.is_constraint() {
             return Err(SceneError::Invalid {
                 place: shape_place,
                 key: "shape.type".into(),

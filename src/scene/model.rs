@@ -47,8 +47,8 @@ pub struct PegSpec {
     /// The contact tolerance ε (m); `None`: per pair and step,
     /// max(2·h·|v_rel| + ½·g·h², 10⁻³·L) with L the smaller body's size.
     pub contact_tolerance: Option<f64>,
-    /// Directions of the polyhedral friction cone, in opposite pairs: 3D 4 (default) or 8;
-    /// planar scenes always 2.
+    /// Directions of the polyhedral friction cone, in opposite pairs: 3D an even number from 4
+    /// (default) to 64; planar scenes always 2.
     pub friction_directions: usize,
     /// Bodies move in the world x–z plane (x, z and the rotation about y).
     pub planar: bool,
@@ -177,6 +177,11 @@ pub enum ModelKind {
 }
 
 impl ModelKind {
+    /// A constraint (velocity-level) model, stepped by `time_stepping`.
+    pub fn is_constraint(self) -> bool {
+        matches!(self, ModelKind::Volume6d | ModelKind::Peg)
+    }
+
     /// The key used in scene files and JSON output.
     pub fn key(self) -> &'static str {
         match self {

@@ -102,7 +102,7 @@ pub(super) fn body_spec(
         // Counter-clockwise in the x–z view (x right, z up): a rotation about −y.
         Some(angle) => UnitQuaternion::from_axis_angle(
             &-Vector3::y_axis(),
-            signed_within(place, "angle", angle, (-range::RATE, range::RATE), "rad")?,
+            signed_within(place, "angle", angle, (-range::ANGLE, range::ANGLE), "rad")?,
         ),
         None => unit_quaternion(place, raw.orientation.unwrap_or([1.0, 0.0, 0.0, 0.0]))?,
     };

@@ -17,7 +17,7 @@ pub(super) fn peg_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<PegSpe
         ("planar", raw.planar.is_some()),
         ("correction_speed", raw.correction_speed.is_some()),
     ];
-    checks::model_keys(ModelKind::Peg, kind, &given)?;
+    checks::model_keys(&[ModelKind::Peg], kind, &given)?;
     if kind != ModelKind::Peg {
         return Ok(spec);
     }

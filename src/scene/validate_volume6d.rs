@@ -10,16 +10,20 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
     let mut spec = Volume6dSpec::default();
     let Some(raw) = raw else { return Ok(spec) };
     let place = Place::section("[model]");
+    // `formulation` is the 6D model's and PEG's (each reads its own values).
+    checks::model_keys(
+        &[ModelKind::Volume6d, ModelKind::Peg],
+        kind,
+        &[("formulation", raw.formulation.is_some())],
+    )?;
     let given = [
-        // PEG has a `formulation` of its own.
-        ("formulation", raw.formulation.is_some() && kind != ModelKind::Peg),
         ("patch_scale", raw.patch_scale.is_some()),
         ("iterations", raw.iterations.is_some()),
         ("tolerance", raw.tolerance.is_some()),
         ("warm_start", raw.warm_start.is_some()),
         ("spin_limit", raw.spin_limit.is_some()),
     ];
-    checks::model_keys(ModelKind::Volume6d, kind, &given)?;
+    checks::model_keys(&[ModelKind::Volume6d], kind, &given)?;
     if kind != ModelKind::Volume6d {
         return Ok(spec);
     }

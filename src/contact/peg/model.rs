@@ -47,7 +47,9 @@ impl PegModel {
             solids.push(if settings.planar {
                 None
             } else {
-                Some(Volume6dShape::new(&b.shape, b.contact.resolution).map_err(|e| error(e.into()))?)
+                Some(as_simulated(
+                    Volume6dShape::new(&b.shape, b.contact.resolution).map_err(|e| error(e.into()))?,
+                ))
             });
         }
         Ok(PegModel {
@@ -151,14 +153,28 @@ fn below(plane: &Isometry3, other: &Isometry3, radius: f64) -> bool {
     n.dot(&(other.translation.vector - plane.translation.vector)) <= radius
 }
 
+/// The solid PEG simulates: a sphere is its tessellation (PEG needs `resolution` for it), so
+/// the overlap is measured on the polytope that moves, not on the exact ball.
+fn as_simulated(shape: Volume6dShape) -> Volume6dShape {
+    match shape {
+        Volume6dShape::Sphere { hull: Some(p), .. } => Volume6dShape::Convex(p),
+        Volume6dShape::Compound(parts) => {
+            Volume6dShape::Compound(parts.into_iter().map(|(pose, s)| (pose, as_simulated(s))).collect())
+        }
+        other => other,
+    }
+}
+
 /// A planar body's piece at its pose.
 fn planar(shape: &PegShape, pose: &Isometry3) -> Planar {
     match shape {
         PegShape::Polygon(v) => Planar::Polygon(PlacedPolygon::new(v, pose)),
-        _ => {
+        PegShape::HalfSpace => {
             let n = pose.rotation * Vector3::z();
             let o = pose.translation.vector;
             Planar::HalfPlane { origin: [o.x, o.z], normal: [n.x, n.z] }
         }
+        // Scene validation admits polygons, boxes (as polygons) and half spaces in the plane.
+        other => unreachable!("a planar PEG body is a polygon or a half space, not {other:?}"),
     }
 }

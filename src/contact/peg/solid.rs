@@ -40,7 +40,9 @@ pub fn solid_sets(
         (PegShape::HalfSpace, PegShape::Polytope(p)) => {
             vertices_against_plane((ib, p, pose_b, next_b), (ia, pose_a, next_a), eps, out);
         }
-        _ => {}
+        (PegShape::HalfSpace, PegShape::HalfSpace) => {}
+        // Compounds arrive as their parts (`spatial::pieces`); polygons only in planar scenes.
+        (a, b) => unreachable!("3D PEG pieces are polytopes and half spaces, not {a:?} and {b:?}"),
     }
 }
 

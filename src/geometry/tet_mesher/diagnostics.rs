@@ -3,7 +3,7 @@
 
 use super::surface_distance::SurfaceDistance;
 use crate::geometry::SurfaceMesh;
-use crate::math::Point3;
+use crate::math::{DisjointSets, Point3};
 use std::collections::HashMap;
 
 /// Edges used by other than two triangles, as a warning.
@@ -82,24 +82,21 @@ pub(crate) fn thin_parts(surface: &SurfaceMesh, tree: &SurfaceDistance, resoluti
 /// triangle and the number of components.
 pub(crate) fn components(surface: &SurfaceMesh) -> (Vec<usize>, usize) {
     let n = surface.vertices.len();
-    let mut parent: Vec<usize> = (0..n).collect();
+    let mut parent = DisjointSets::new(n);
     for t in &surface.triangles {
         let ids = t.map(|v| v as usize);
         if ids.iter().any(|&v| v >= n) {
             continue;
         }
         for &v in &ids[1..] {
-            let (a, b) = (root(&mut parent, ids[0]), root(&mut parent, v));
-            if a != b {
-                parent[a.max(b)] = a.min(b);
-            }
+            parent.join(ids[0], v);
         }
     }
     let mut label: HashMap<usize, usize> = HashMap::new();
     let mut of_triangle = Vec::with_capacity(surface.triangles.len());
     for t in &surface.triangles {
         let v = t[0] as usize;
-        let r = if v < n { root(&mut parent, v) } else { usize::MAX };
+        let r = if v < n { parent.root(v) } else { usize::MAX };
         let next = label.len();
         of_triangle.push(*label.entry(r).or_insert(next));
     }
@@ -155,29 +152,17 @@ pub(crate) fn lost_components(
     warnings
 }
 
-/// The representative of `x` in a union–find forest (with path halving).
-pub(crate) fn root(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
-}
-
 /// The number of pieces of a tet mesh (tets sharing vertices).
 pub(crate) fn piece_count(mesh: &crate::geometry::TetMesh) -> usize {
-    let mut parent: Vec<usize> = (0..mesh.vertices.len()).collect();
+    let mut parent = DisjointSets::new(mesh.vertices.len());
     for t in &mesh.tets {
         for &v in &t[1..] {
-            let (a, b) = (root(&mut parent, t[0] as usize), root(&mut parent, v as usize));
-            if a != b {
-                parent[a.max(b)] = a.min(b);
-            }
+            parent.join(t[0] as usize, v as usize);
         }
     }
     let mut used = vec![false; mesh.vertices.len()];
     for &v in mesh.tets.iter().flatten() {
         used[v as usize] = true;
     }
-    (0..mesh.vertices.len()).filter(|&v| used[v] && root(&mut parent, v) == v).count()
+    (0..mesh.vertices.len()).filter(|&v| used[v] && parent.root(v) == v).count()
 }
