@@ -457,6 +457,10 @@ fn bad_peg_input_is_refused_naming_the_body_and_key() {
         "[model]\nkind = \"volume6d\"\ncorrection_speed = 0.1\n[[body]]\nname = \"b\"\nmass = 1.0\nshape = { type = \"box\", size = [1, 1, 1] }\n",
     );
     assert!(e.contains("correction_speed") && e.contains("peg"), "{e}");
+    let e = error_of(
+        "[model]\nkind = \"hertz\"\nformulation = \"peg\"\n[[body]]\nname = \"b\"\nmass = 1.0\nshape = { type = \"box\", size = [1, 1, 1] }\n",
+    );
+    assert!(e.contains("formulation") && e.contains("\"volume6d\" or kind = \"peg\""), "{e}");
     // A `convex` file with a vertex inside the hull of the others.
     let dir = std::env::temp_dir().join(format!("contactlab_peg_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
