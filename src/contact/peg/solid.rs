@@ -3,9 +3,11 @@
 //! sets built from them. A vertex near one face is a unilateral contact; a vertex near several
 //! faces (an edge or a vertex of the other body: the paper's vertex–edge and vertex–vertex
 //! cases) gives one inter-contact set — it must stay outside at least one of those faces —
-//! whose members with applicability above the threshold may carry its force. Under
-//! `standard`, each vertex gets one contact, with its nearest face. A vertex inside the other
-//! body deeper than ε gets one contact, with the face it is least deep behind (the way out).
+//! whose members with applicability above the threshold may carry its force, and the sets of
+//! the paper's Eqs. 36 and 38 that keep the vertex's edges from crossing the other body's edges
+//! there while the vertex passes beside a face. Under `standard`, each vertex gets one contact,
+//! with its nearest face. A vertex inside the other body deeper than ε gets one contact, with
+//! the face it is least deep behind (the way out).
 
 use super::contact::{ConstraintSet, Contact};
 use super::planar::{APPLICABILITY_THRESHOLD, feasible};
@@ -164,14 +166,171 @@ fn vertices_against_faces(
             }
             (PegFormulation::Peg, _) => {
                 let members: Vec<Contact> = near.iter().map(|&(f, _)| contact(f)).collect();
-                let force: Vec<bool> =
-                    members.iter().map(|c| c.applicability > APPLICABILITY_THRESHOLD).collect();
-                if force.iter().any(|&f| f) {
-                    out.push(ConstraintSet::Inter { members, force });
+                push_set(members, out);
+                let faces: Vec<usize> = near.iter().map(|&(f, _)| f).collect();
+                let vertex = (ia, a, a_next, i);
+                match corner_of(b.shape, &faces) {
+                    Some(Corner::Edge(eb)) => {
+                        vertex_edge_sets(vertex, (ib, b, b_next, eb), eps, &contact, out)
+                    }
+                    Some(Corner::Vertex(vb)) => {
+                        vertex_vertex_sets(vertex, (ib, b, b_next, vb), &faces, eps, &contact, out)
+                    }
+                    None => {}
                 }
             }
         }
     }
+}
+
+/// Pushes `members` as one set (at least one of them holds) if any of them may carry its force.
+fn push_set(members: Vec<Contact>, out: &mut Vec<ConstraintSet>) {
+    let force: Vec<bool> = members.iter().map(|c| c.applicability > APPLICABILITY_THRESHOLD).collect();
+    if force.iter().any(|&f| f) {
+        out.push(ConstraintSet::Inter { members, force });
+    }
+}
+
+/// Where the faces a vertex is near meet: two faces along their shared edge (the paper's
+/// vertex–edge case), three or more at a vertex they all share (vertex–vertex).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Corner {
+    Edge(usize),
+    Vertex(usize),
+}
+
+fn corner_of(p: &Polyhedron, faces: &[usize]) -> Option<Corner> {
+    if let [f1, f2] = *faces {
+        let shared =
+            |e: &super::shape::Edge| e.faces.contains(&(f1 as u32)) && e.faces.contains(&(f2 as u32));
+        return p.edges.iter().position(shared).map(Corner::Edge);
+    }
+    let (first, rest) = faces.split_first()?;
+    p.faces[*first]
+        .iter()
+        .find(|v| rest.iter().all(|&f| p.faces[f].contains(v)))
+        .map(|&v| Corner::Vertex(v as usize))
+}
+
+/// A vertex of one placed polytope: (body, placed now, placed at the predicted pose, index).
+type PlacedVertex<'p, 'a> = (usize, &'p PlacedPolytope<'a>, &'p PlacedPolytope<'a>, usize);
+
+/// The other ends of the edges at vertex `v`: (edge, unit direction away from `v`).
+fn edges_away<'p>(p: &'p PlacedPolytope, v: usize) -> impl Iterator<Item = (usize, Vector3)> + 'p {
+    p.shape.vertex_edges[v].iter().map(move |&e| {
+        let edge = p.shape.edges[e as usize];
+        let w = if edge.v[0] as usize == v { edge.v[1] } else { edge.v[0] } as usize;
+        (e as usize, (p.vertices[w] - p.vertices[v]).normalize())
+    })
+}
+
+/// The paper's vertex–edge sets beyond the faces' own (its Eq. 36): vertex v_a near edge e_b
+/// of faces f₁, f₂ may pass on either side of e_b — below f₁'s plane on f₂'s side — only while
+/// the edges of a at v_a that lean towards f₁ stay above e_b: I{(v_a, f₁), (e_a, e_b)} for each
+/// edge e_a leaning towards f₁ (and the same with f₂), when e_a and e_b make an edge–edge
+/// contact (feasible and applicable).
+fn vertex_edge_sets(
+    (ia, a, a_next, v): PlacedVertex,
+    (ib, b, b_next, eb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
+    eps: f64,
+    vertex_face: &dyn Fn(usize) -> Contact,
+    out: &mut Vec<ConstraintSet>,
+) {
+    let edge = b.shape.edges[eb];
+    let e = (b.vertices[edge.v[1] as usize] - b.vertices[edge.v[0] as usize]).normalize();
+    // Into each face from the edge, in its plane: faces[0] runs the edge v[0] → v[1]
+    // counter-clockwise seen from outside, so it lies to the left (n × e); faces[1] the other way.
+    let (f1, f2) = (edge.faces[0] as usize, edge.faces[1] as usize);
+    let towards_f1 = b.normals[f1].cross(&e) - b.normals[f2].cross(&-e);
+    for (ea, u) in edges_away(a, v) {
+        let lean = u.dot(&towards_f1);
+        if lean.abs() < LEAN_MIN {
+            continue;
+        }
+        if let Some(ee) = edge_member((ia, a, a_next, ea), (ib, b, b_next, eb), eps) {
+            let face = if lean > 0.0 { f1 } else { f2 };
+            push_set(vec![vertex_face(face), ee], out);
+        }
+    }
+}
+
+/// The paper's vertex–vertex cross-contact sets (its Eq. 38): vertex v_a near vertex v_b may
+/// pass behind the plane of a face f_b at v_b — beside it, across one of its two edges at v_b —
+/// only while the edges e_a at v_a that lean over f_b stay above one of those edges:
+/// X{(v_a, f_b), (e_a, e_b,r), (e_a, e_b,s)}, with the edge–edge members that are feasible and
+/// applicable (none: no set). As in the vertex–edge case, e_a leans over the face whose in-face
+/// direction from v_b (the bisector of its corner there) it follows most, by at least
+/// `LEAN_MIN` more than any other's; edges leaning over none add no set. The same arises from
+/// v_b's side when v_b is near a's faces.
+fn vertex_vertex_sets(
+    (ia, a, a_next, v): PlacedVertex,
+    (ib, b, b_next, vb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
+    faces: &[usize],
+    eps: f64,
+    vertex_face: &dyn Fn(usize) -> Contact,
+    out: &mut Vec<ConstraintSet>,
+) {
+    // Each face's edges at v_b and the bisector of its corner there.
+    let corners: Vec<(usize, Vec<usize>, Vector3)> = faces
+        .iter()
+        .map(|&f| {
+            let sides: Vec<(usize, Vector3)> =
+                edges_away(b, vb).filter(|&(e, _)| b.shape.edges[e].faces.contains(&(f as u32))).collect();
+            let into = sides.iter().map(|s| s.1).sum::<Vector3>().normalize();
+            (f, sides.into_iter().map(|s| s.0).collect(), into)
+        })
+        .collect();
+    for (ea, u) in edges_away(a, v) {
+        let leans: Vec<f64> = corners.iter().map(|c| u.dot(&c.2)).collect();
+        let Some(best) = (0..leans.len()).max_by(|&x, &y| leans[x].total_cmp(&leans[y])) else { continue };
+        if (0..leans.len()).any(|k| k != best && leans[best] - leans[k] < LEAN_MIN) {
+            continue;
+        }
+        let (f, sides, _) = &corners[best];
+        let mut members = vec![vertex_face(*f)];
+        members.extend(
+            sides.iter().filter_map(|&eb| edge_member((ia, a, a_next, ea), (ib, b, b_next, eb), eps)),
+        );
+        if members.len() > 1 {
+            push_set(members, out);
+        }
+    }
+}
+
+/// An edge at a vertex leans over a face of the other body when it follows that face's in-face
+/// direction (cosine) by at least this much more than the other faces' there; edges leaning over
+/// none are left out of the vertex–edge and vertex–vertex sets.
+const LEAN_MIN: f64 = 0.1;
+
+/// Edge `ea` of a against edge `eb` of b as a member of a vertex–edge or vertex–vertex set: the
+/// edge–edge contact when the segments come within ε (now or at the predicted poses) and its
+/// relaxed applicability passes — unless the pair is a unilateral contact of its own
+/// (`edges_against_edges`), which holds whatever the set's other members do.
+fn edge_member(
+    (ia, a, a_next, ea): PlacedVertex,
+    (ib, b, b_next, eb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
+    eps: f64,
+) -> Option<Contact> {
+    match edge_pair((ia, a, a_next, ea), (ib, b, b_next, eb), eps)? {
+        (c, false) => (c.applicability > APPLICABILITY_THRESHOLD).then_some(c),
+        (_, true) => None,
+    }
+}
+
+/// The edge–edge contact of two edges whose segments come within ε now or at the predicted
+/// poses, and whether it is a unilateral contact: closest points inside both segments (the
+/// vertex contacts cover the ends) and a normal both bodies agree on (applicability > 0).
+fn edge_pair(
+    (ia, a, a_next, ea): PlacedVertex,
+    (ib, b, b_next, eb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
+    eps: f64,
+) -> Option<(Contact, bool)> {
+    let (c, distance, (s, t)) = edge_contact((ia, a, ea), (ib, b, eb))?;
+    if distance > eps && segment_distance(a_next, ea, b_next, eb) > eps {
+        return None;
+    }
+    let inside = |r: f64| r > EDGE_END && r < 1.0 - EDGE_END;
+    Some((c, inside(s) && inside(t) && c.applicability > 0.0))
 }
 
 /// The closest points of segments p0 + s·d1 and q0 + t·d2 (s, t ∈ [0, 1]): (s, t).
@@ -192,6 +351,57 @@ fn segment_params(p0: &Point3, d1: &Vector3, q0: &Point3, d2: &Vector3) -> (f64,
     (s, t)
 }
 
+/// The ends of edge `e` of a placed polytope.
+fn edge_ends(p: &PlacedPolytope, e: usize) -> (Point3, Point3) {
+    let edge = p.shape.edges[e];
+    (p.vertices[edge.v[0] as usize], p.vertices[edge.v[1] as usize])
+}
+
+/// The distance between edge `ea` of a and edge `eb` of b (the segments).
+fn segment_distance(a: &PlacedPolytope, ea: usize, b: &PlacedPolytope, eb: usize) -> f64 {
+    let ((p0, p1), (q0, q1)) = (edge_ends(a, ea), edge_ends(b, eb));
+    let (s, t) = segment_params(&p0, &(p1 - p0), &q0, &(q1 - q0));
+    ((q0 + t * (q1 - q0)) - (p0 + s * (p1 - p0))).norm()
+}
+
+/// The edge–edge contact of edge `ea` of a with edge `eb` of b: normal n = ±e_a × e_b pointing
+/// into b's edge (against the sum of b's two face normals there), gap ψ = n·(p_b − p_a) (the
+/// lines' separation: < 0 once a's edge has passed below b's), at a's closest point of the
+/// segments; applicability min(n·s_a, −n·s_b) with s the unit sums of each edge's face normals
+/// (> 0 when both bodies agree on the side). Also the segments' distance and closest-point
+/// parameters (s, t); `None` for parallel edges.
+fn edge_contact(
+    (ia, a, ea): (usize, &PlacedPolytope, usize),
+    (ib, b, eb): (usize, &PlacedPolytope, usize),
+) -> Option<(Contact, f64, (f64, f64))> {
+    let ((p0, p1), (q0, q1)) = (edge_ends(a, ea), edge_ends(b, eb));
+    let (d1, d2) = (p1 - p0, q1 - q0);
+    let (s, t) = segment_params(&p0, &d1, &q0, &d2);
+    let (pa, pb) = (p0 + s * d1, q0 + t * d2);
+    let cross = d1.cross(&d2);
+    if cross.norm() <= 1e-9 * d1.norm() * d2.norm() {
+        return None;
+    }
+    let faces = |p: &PlacedPolytope, e: usize| {
+        let f = p.shape.edges[e].faces;
+        (p.normals[f[0] as usize] + p.normals[f[1] as usize]).normalize()
+    };
+    let (sa, sb) = (faces(a, ea), faces(b, eb));
+    let mut n = cross.normalize();
+    if n.dot(&sb) > 0.0 {
+        n = -n;
+    }
+    let contact = Contact {
+        body1: ia,
+        body2: ib,
+        point: pa,
+        normal: n,
+        gap: n.dot(&(pb - pa)),
+        applicability: n.dot(&sa).min(-n.dot(&sb)),
+    };
+    Some((contact, (pb - pa).norm(), (s, t)))
+}
+
 /// Edge–edge contacts: edges whose segments come within ε at points inside both (the vertex
 /// contacts cover their ends), with a normal both bodies agree on (e_a × e_b, pointing out of
 /// a's edge and into b's); parallel edges and disagreeing sides are left out.
@@ -201,57 +411,170 @@ fn edges_against_edges(
     eps: f64,
     out: &mut Vec<ConstraintSet>,
 ) {
-    let end = |p: &PlacedPolytope, e: usize| {
-        let edge = p.shape.edges[e];
-        (p.vertices[edge.v[0] as usize], p.vertices[edge.v[1] as usize])
-    };
     for ea in 0..a.shape.edges.len() {
-        let (p0, p1) = end(a, ea);
         for eb in 0..b.shape.edges.len() {
-            let (q0, q1) = end(b, eb);
-            let (d1, d2) = (p1 - p0, q1 - q0);
-            let (s, t) = segment_params(&p0, &d1, &q0, &d2);
-            let (pa, pb) = (p0 + s * d1, q0 + t * d2);
-            let near_now = (pb - pa).norm() <= eps;
-            let near_next = || {
-                let ((n0, n1), (m0, m1)) = (end(a_next, ea), end(b_next, eb));
-                let (s, t) = segment_params(&n0, &(n1 - n0), &m0, &(m1 - m0));
-                ((m0 + t * (m1 - m0)) - (n0 + s * (n1 - n0))).norm() <= eps
-            };
-            if !(near_now || near_next())
-                || s <= EDGE_END
-                || s >= 1.0 - EDGE_END
-                || t <= EDGE_END
-                || t >= 1.0 - EDGE_END
-            {
-                continue;
+            if let Some((c, true)) = edge_pair((ia, a, a_next, ea), (ib, b, b_next, eb), eps) {
+                out.push(ConstraintSet::Unilateral(c));
             }
-            let cross = d1.cross(&d2);
-            if cross.norm() <= 1e-9 * d1.norm() * d2.norm() {
-                continue;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Shape;
+    use crate::math::{Translation3, UnitQuaternion};
+
+    fn unit_cube() -> Polyhedron {
+        let PegShape::Polytope(p) = PegShape::new(&Shape::Box { size: [1.0; 3] }, None, false).unwrap()
+        else {
+            panic!("a box is a polytope")
+        };
+        p
+    }
+
+    /// The unit cube standing on its vertex (−½, −½, −½), that vertex placed at `at`.
+    fn on_its_vertex(at: Vector3) -> Isometry3 {
+        let down = UnitQuaternion::rotation_between(&-Vector3::repeat(1.0), &-Vector3::z()).unwrap();
+        let corner = down * Vector3::repeat(-0.5);
+        Isometry3::from_parts(Translation3::from(at - corner), down)
+    }
+
+    fn sets(pose_a: &Isometry3, formulation: PegFormulation) -> Vec<ConstraintSet> {
+        let (a, b) = (PegShape::Polytope(unit_cube()), PegShape::Polytope(unit_cube()));
+        let mut out = Vec::new();
+        let still = Isometry3::identity();
+        solid_sets((1, &a, pose_a, pose_a), (0, &b, &still, &still), 0.005, formulation, &mut out);
+        out
+    }
+
+    fn inter(sets: &[ConstraintSet]) -> Vec<&Vec<Contact>> {
+        sets.iter()
+            .filter_map(|s| match s {
+                ConstraintSet::Inter { members, .. } => Some(members),
+                ConstraintSet::Unilateral(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_edge_passing_below_another_has_a_negative_gap() {
+        // B: the unit cube; its ridge x = z = ½ runs along y. A: the cube turned 45° about x, its
+        // lowest edge (along x) crossing the ridge at height h.
+        let (pa, pb) = (unit_cube(), unit_cube());
+        let b = PlacedPolytope::new(&pb, &Isometry3::identity());
+        let turn = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_4);
+        let ridge = (0..pb.edges.len())
+            .find(|&e| {
+                let (p, q) = edge_ends(&b, e);
+                (p.x - 0.5).abs() + (q.x - 0.5).abs() + (p.z - 0.5).abs() + (q.z - 0.5).abs() < 1e-12
+            })
+            .unwrap();
+        for h in [0.501, 0.5, 0.499] {
+            let pose = Isometry3::from_parts(Translation3::new(0.5, 0.0, h + 0.5f64.sqrt()), turn);
+            let a = PlacedPolytope::new(&pa, &pose);
+            let lowest = (0..pa.edges.len())
+                .find(|&e| {
+                    let (p, q) = edge_ends(&a, e);
+                    (p.z - h).abs() + (q.z - h).abs() < 1e-12
+                })
+                .unwrap();
+            let (c, distance, (s, t)) = edge_contact((1, &a, lowest), (0, &b, ridge)).unwrap();
+            assert!((c.normal + Vector3::z()).norm() < 1e-12, "{c:?}");
+            assert!((c.gap - (h - 0.5)).abs() < 1e-12 && (distance - (h - 0.5).abs()).abs() < 1e-12, "{c:?}");
+            assert!(
+                (c.applicability - 0.5f64.sqrt()).abs() < 1e-12
+                    && (s - 0.5).abs() < 1e-9
+                    && (t - 0.5).abs() < 1e-9
+            );
+        }
+    }
+
+    #[test]
+    fn a_vertex_near_a_ridge_gives_the_faces_set_and_one_edge_set_per_leaning_edge() {
+        // A's lowest vertex 1 mm off B's ridge x = z = ½ (along y), on the bisector of its
+        // faces: top (contact normal −z) and side (−x).
+        let v = Vector3::new(0.5, 0.0, 0.5) + 0.001 * Vector3::new(1.0, 0.0, 1.0).normalize();
+        let pose = on_its_vertex(v);
+        let out = sets(&pose, PegFormulation::Peg);
+        let sets = inter(&out);
+        let is =
+            |c: &Contact, n: Vector3| (c.normal - n).norm() < 1e-12 && (c.point.coords - v).norm() < 1e-12;
+        let (top, side) = (-Vector3::z(), -Vector3::x());
+        let faces = sets
+            .iter()
+            .filter(|m| {
+                m.len() == 2 && (is(&m[0], top) && is(&m[1], side) || is(&m[0], side) && is(&m[1], top))
+            })
+            .count();
+        assert_eq!(faces, 1, "one set of the ridge's two faces: {sets:#?}");
+        // A's three edges at the vertex (its body axes) rise at 35°, 120° apart; each leans
+        // towards the top (−x in its plane) or the side (−z in its plane) by more than 0.1 and
+        // is paired with the face it leans towards (Eq. 36).
+        for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+            let u = pose.rotation * axis;
+            let lean = u.dot(&Vector3::new(-1.0, 0.0, 1.0));
+            assert!(lean.abs() > 0.1);
+            let with_edge: Vec<_> = sets
+                .iter()
+                .filter(|m| m.len() == 2 && m[1].normal.dot(&u).abs() < 1e-12 && m[1].normal.y.abs() < 1e-12)
+                .collect();
+            assert_eq!(with_edge.len(), 1, "one set for the edge along {u:?}: {sets:#?}");
+            let (vertex_face, edge_edge) = (&with_edge[0][0], &with_edge[0][1]);
+            assert!(is(vertex_face, if lean > 0.0 { top } else { side }), "{vertex_face:?} for lean {lean}");
+            // The edge–edge member at the vertex: the lines' separation, positive and no more
+            // than the vertex's 1 mm from the ridge.
+            assert!((edge_edge.point.coords - v).norm() < 1e-12, "{edge_edge:?}");
+            assert!(edge_edge.gap > 0.0 && edge_edge.gap <= 0.001 + 1e-12, "{edge_edge:?}");
+        }
+        assert_eq!(sets.len(), 4, "{sets:#?}");
+        assert!(inter(&self::sets(&pose, PegFormulation::Standard)).is_empty());
+    }
+
+    #[test]
+    fn a_vertex_near_a_corner_gives_cross_sets_with_the_edges_of_each_face() {
+        // A's lowest vertex 1 mm off B's corner (½, ½, ½), on its diagonal.
+        let v = Vector3::repeat(0.5) + 0.001 * Vector3::repeat(1.0).normalize();
+        let pose = on_its_vertex(v);
+        let out = sets(&pose, PegFormulation::Peg);
+        let sets = inter(&out);
+        let at_vertex = |c: &Contact| (c.point.coords - v).norm() < 1e-12;
+        let corner_faces = [-Vector3::x(), -Vector3::y(), -Vector3::z()];
+        let is_face =
+            |c: &Contact| at_vertex(c) && corner_faces.iter().any(|n| (c.normal - n).norm() < 1e-12);
+        assert_eq!(sets.iter().filter(|m| m.len() == 3 && m.iter().all(is_face)).count(), 1, "{sets:#?}");
+        // The same arises from B's corner near A's faces (body 0's vertex): A's sets here.
+        let cross: Vec<_> = sets.iter().filter(|m| m[0].body1 == 1 && !m.iter().all(is_face)).collect();
+        // Each of A's edges at the vertex leans over the corner face whose bisector there it
+        // follows most (face x = ½, contact normal −x: bisector (0, −1, −1)/√2, and so on).
+        let axes = [Vector3::x(), Vector3::y(), Vector3::z()];
+        let leans_over = |u: &Vector3| -> Option<Vector3> {
+            let leans: Vec<f64> =
+                corner_faces.iter().map(|n| u.dot(&(-Vector3::repeat(1.0) - n).normalize())).collect();
+            let best = (0..3).max_by(|&x, &y| leans[x].total_cmp(&leans[y]))?;
+            (0..3).all(|k| k == best || leans[best] - leans[k] >= 0.1).then_some(corner_faces[best])
+        };
+        let leaning = axes.iter().filter(|x| leans_over(&(pose.rotation * *x)).is_some()).count();
+        assert!(leaning >= 1 && cross.len() == leaning, "{leaning} edges leaning: {sets:#?}");
+        for m in cross {
+            // (v_a, f_b) first, then one edge of A at the vertex against B's edges of f_b at the
+            // corner: each normal ⟂ A's edge and ⟂ a B edge lying in f_b, and not overlapping.
+            assert!(is_face(&m[0]) && (2..=3).contains(&m.len()), "{m:#?}");
+            let f = m[0].normal;
+            let edge_of_a = axes
+                .iter()
+                .map(|x| pose.rotation * x)
+                .find(|u| m[1..].iter().all(|e| e.normal.dot(u).abs() < 1e-12))
+                .expect("one edge of A in every member");
+            assert_eq!(leans_over(&edge_of_a), Some(f), "{m:#?}");
+            for e in &m[1..] {
+                assert!(e.gap > -1e-12 && e.gap <= 0.001 + 1e-12, "{m:#?}");
+                assert!(
+                    axes.iter().any(|d| d.dot(&f).abs() < 1e-12 && d.dot(&e.normal).abs() < 1e-12),
+                    "{m:#?}"
+                );
             }
-            let faces = |p: &PlacedPolytope, e: usize| {
-                let f = p.shape.edges[e].faces;
-                (p.normals[f[0] as usize] + p.normals[f[1] as usize]).normalize()
-            };
-            let (sa, sb) = (faces(a, ea), faces(b, eb));
-            let mut n = cross.normalize();
-            if n.dot(&sa) < 0.0 {
-                n = -n;
-            }
-            let applicability = n.dot(&sa).min(-n.dot(&sb));
-            if applicability <= 0.0 {
-                continue;
-            }
-            let gap = n.dot(&(pb - pa));
-            out.push(ConstraintSet::Unilateral(Contact {
-                body1: ia,
-                body2: ib,
-                point: pa,
-                normal: n,
-                gap,
-                applicability,
-            }));
         }
     }
 }
