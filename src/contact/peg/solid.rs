@@ -325,15 +325,14 @@ fn edge_pair(
     (ib, b, b_next, eb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
     eps: f64,
 ) -> Option<(Contact, bool)> {
-    let (c, distance, (s, t)) = edge_contact((ia, a, ea), (ib, b, eb))?;
-    if distance > eps && segment_distance(a_next, ea, b_next, eb) > eps {
-        return None;
-    }
+    let near = |distance: f64| distance <= eps || segment_distance(a_next, ea, b_next, eb) <= eps;
+    let (c, _, (s, t)) = edge_contact((ia, a, ea), (ib, b, eb), near)?;
     let inside = |r: f64| r > EDGE_END && r < 1.0 - EDGE_END;
     Some((c, inside(s) && inside(t) && c.applicability > 0.0))
 }
 
 /// The closest points of segments p0 + s·d1 and q0 + t·d2 (s, t ∈ [0, 1]): (s, t).
+#[inline]
 fn segment_params(p0: &Point3, d1: &Vector3, q0: &Point3, d2: &Vector3) -> (f64, f64) {
     let r = p0 - q0;
     let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
@@ -369,15 +368,20 @@ fn segment_distance(a: &PlacedPolytope, ea: usize, b: &PlacedPolytope, eb: usize
 /// lines' separation: < 0 once a's edge has passed below b's), at a's closest point of the
 /// segments; applicability min(n·s_a, −n·s_b) with s the unit sums of each edge's face normals
 /// (> 0 when both bodies agree on the side). Also the segments' distance and closest-point
-/// parameters (s, t); `None` for parallel edges.
+/// parameters (s, t); `None` for parallel edges and when `near` refuses the distance (checked
+/// first: most edge pairs of a body pair are far apart).
 fn edge_contact(
     (ia, a, ea): (usize, &PlacedPolytope, usize),
     (ib, b, eb): (usize, &PlacedPolytope, usize),
+    near: impl Fn(f64) -> bool,
 ) -> Option<(Contact, f64, (f64, f64))> {
     let ((p0, p1), (q0, q1)) = (edge_ends(a, ea), edge_ends(b, eb));
     let (d1, d2) = (p1 - p0, q1 - q0);
     let (s, t) = segment_params(&p0, &d1, &q0, &d2);
     let (pa, pb) = (p0 + s * d1, q0 + t * d2);
+    if !near((pb - pa).norm()) {
+        return None;
+    }
     let cross = d1.cross(&d2);
     if cross.norm() <= 1e-9 * d1.norm() * d2.norm() {
         return None;
@@ -411,8 +415,23 @@ fn edges_against_edges(
     eps: f64,
     out: &mut Vec<ConstraintSet>,
 ) {
+    // Each edge's bounding ball now and at the predicted pose: two edges whose balls are more
+    // than ε apart both times cannot be near (most pairs; spares their closest points).
+    let balls = |p: &PlacedPolytope| -> Vec<(Point3, f64)> {
+        (0..p.shape.edges.len())
+            .map(|e| {
+                let (u, v) = edge_ends(p, e);
+                (nalgebra::center(&u, &v), 0.5 * (v - u).norm())
+            })
+            .collect()
+    };
+    let (now_a, next_a, now_b, next_b) = (balls(a), balls(a_next), balls(b), balls(b_next));
+    let apart = |(m, r): (Point3, f64), (n, q): (Point3, f64)| (m - n).norm() - r - q > eps + 1e-9 * (r + q);
     for ea in 0..a.shape.edges.len() {
         for eb in 0..b.shape.edges.len() {
+            if apart(now_a[ea], now_b[eb]) && apart(next_a[ea], next_b[eb]) {
+                continue;
+            }
             if let Some((c, true)) = edge_pair((ia, a, a_next, ea), (ib, b, b_next, eb), eps) {
                 out.push(ConstraintSet::Unilateral(c));
             }
@@ -480,7 +499,7 @@ mod tests {
                     (p.z - h).abs() + (q.z - h).abs() < 1e-12
                 })
                 .unwrap();
-            let (c, distance, (s, t)) = edge_contact((1, &a, lowest), (0, &b, ridge)).unwrap();
+            let (c, distance, (s, t)) = edge_contact((1, &a, lowest), (0, &b, ridge), |_| true).unwrap();
             assert!((c.normal + Vector3::z()).norm() < 1e-12, "{c:?}");
             assert!((c.gap - (h - 0.5)).abs() < 1e-12 && (distance - (h - 0.5).abs()).abs() < 1e-12, "{c:?}");
             assert!(
