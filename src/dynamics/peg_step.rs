@@ -323,6 +323,35 @@ fn correction_limit(primary: &Contact, others: &[Contact], reach: f64) -> f64 {
     (-largest - reach).max(0.0)
 }
 
+/// The least cosine, in the metric of M⁻¹, between a set's primary and a member that would
+/// close this step (its gap at ν_f < 0) for the member to stay in the set. The set holds when
+/// its largest end-of-step gap reaches 0, and only the primary carries force: lifting a member
+/// nearly perpendicular to it takes a large impulse, which leaves the primary's contact
+/// separating faster than it approached — energy added (the planar pour gained 0.27 J so at
+/// h = 0.01). Without that member the set holds through the primary's own gap, an inelastic
+/// stop; a member that holds at ν_f (gap ≥ 0) needs no lifting and stays.
+const LEVER_MIN: f64 = 0.5;
+
+/// G_sᵀ·M⁻¹·G_r over √(G_sᵀ·M⁻¹·G_s · G_rᵀ·M⁻¹·G_r): how much an impulse along `g_r` moves
+/// the contact of `g_s` (1: along it, 0: not at all).
+fn coupling(g_s: &Jacobian, g_r: &Jacobian, bodies: &Bodies) -> f64 {
+    let dot = |x: &Jacobian, y: &Jacobian| -> f64 {
+        let mut sum = 0.0;
+        for (b, gx) in x {
+            for (c, gy) in y {
+                if b == c
+                    && let Some(m) = &bodies.inverse_mass[*b]
+                {
+                    sum += gx.dot(&inverse_mass_times(m, gy));
+                }
+            }
+        }
+        sum
+    };
+    let scale = (dot(g_s, g_s) * dot(g_r, g_r)).sqrt();
+    if scale > 0.0 { dot(g_s, g_r) / scale } else { 0.0 }
+}
+
 /// Builds an island's LCP at `rung`, with each set's force on member `primaries[k]`.
 fn build(
     sets: &[&ConstraintSet],
@@ -338,7 +367,17 @@ fn build(
         let (primary, others): (Contact, Vec<Contact>) = match set {
             ConstraintSet::Unilateral(c) => (*c, Vec::new()),
             ConstraintSet::Inter { members, .. } => {
-                let others = members.iter().enumerate().filter(|(k, _)| *k != r).map(|(_, c)| *c).collect();
+                let g_r = jacobian(&members[r], &members[r].normal, bodies);
+                let liftable = |c: &Contact| {
+                    end_gap(c, &bodies.velocity, dt, bodies) >= 0.0
+                        || coupling(&jacobian(c, &c.normal, bodies), &g_r, bodies) >= LEVER_MIN
+                };
+                let others = members
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, c)| k != r && liftable(c))
+                    .map(|(_, c)| *c)
+                    .collect();
                 (members[r], others)
             }
         };
