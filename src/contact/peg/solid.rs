@@ -596,6 +596,39 @@ mod tests {
     }
 
     #[test]
+    fn a_vertex_beside_a_corner_gives_the_cross_set_of_the_face_its_edge_leans_over() {
+        // A's lowest vertex 2 mm above B's top face plane, 1.9 mm beyond its edge along x and
+        // 0.2 mm inside the side face x = ½, turned so that its edge along its body x axis leans
+        // in over the top (towards −x, −y). Seen along their common normal (0, −1, −1)/√2 that
+        // edge's line crosses the top's edge along x 0.15 mm from the corner, 0.09 mm behind the
+        // vertex: the segments' closest point is the vertex, so no unilateral contact, and the
+        // Eq. 38 set {(v_a, top), (e_a, top's edge along x)} keeps the edge above it.
+        let v = Vector3::repeat(0.5) + Vector3::new(-0.0002, 0.0019, 0.002);
+        let u = on_its_vertex(v).rotation * Vector3::x();
+        let pose = turned_on_its_vertex(v, (-1.0f64).atan2(-1.0) - u.y.atan2(u.x));
+        let out = sets(&pose, PegFormulation::Peg);
+        let sets = inter(&out);
+        let at_vertex = |c: &Contact| (c.point.coords - v).norm() < 1e-12;
+        let edge_normal = -Vector3::new(0.0, 1.0, 1.0).normalize();
+        let cross: Vec<_> = sets
+            .iter()
+            .filter(|m| m[0].body1 == 1 && m.iter().any(|c| (c.normal - edge_normal).norm() < 1e-12))
+            .collect();
+        assert_eq!(cross.len(), 1, "{sets:#?}");
+        let m = cross[0];
+        assert_eq!(m.len(), 2, "{m:#?}");
+        assert!(at_vertex(&m[0]) && (m[0].normal + Vector3::z()).norm() < 1e-12, "{m:#?}");
+        // The edge member at the vertex: the lines' separation seen along n, positive and no more
+        // than the vertex's distance from the corner.
+        assert!(at_vertex(&m[1]) && m[1].gap > 0.0 && m[1].gap < (v - Vector3::repeat(0.5)).norm(), "{m:#?}");
+        assert!(
+            !out.iter().any(
+                |s| matches!(s, ConstraintSet::Unilateral(c) if (c.normal - edge_normal).norm() < 1e-12)
+            )
+        );
+    }
+
+    #[test]
     fn a_vertex_near_a_corner_gives_the_faces_set_and_no_unilateral_pair_as_a_member() {
         // A's lowest vertex 3 mm off B's corner (½, ½, ½), turned so that its edge along its
         // body x axis leans in over B's top face (towards −x, −y): seen along their common
