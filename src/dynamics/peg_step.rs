@@ -285,28 +285,40 @@ fn end_gap(c: &Contact, velocity: &[Vector6<f64>], dt: f64, bodies: &Bodies) -> 
     c.gap + dt * j.iter().map(|(b, v)| v.dot(&velocity[*b])).sum::<f64>()
 }
 
-/// Each set's primary at `velocity`: the member with the largest end-of-step gap among those
-/// that may carry the force (ties: the more applicable, then the first); 0 for unilateral sets.
-fn choose_primaries(
-    sets: &[&ConstraintSet],
-    velocity: &[Vector6<f64>],
-    dt: f64,
-    bodies: &Bodies,
-) -> Vec<usize> {
+/// What a set contributes to this step's rows: the member that carries its force and the other
+/// members kept beside it (unilateral sets: member 0 alone). Chosen once per island, for every
+/// rung of the ladder.
+struct SetChoice {
+    primary: usize,
+    others: SmallVec<[usize; 4]>,
+}
+
+/// Each set's choice at `velocity`. The primary is the member with the largest end-of-step gap
+/// among those that may carry the force (ties: the more applicable, then the first); the others
+/// are the remaining members, less those `LEVER_MIN` leaves out.
+fn choose(sets: &[&ConstraintSet], velocity: &[Vector6<f64>], dt: f64, bodies: &Bodies) -> Vec<SetChoice> {
     sets.iter()
         .map(|set| match set {
-            ConstraintSet::Unilateral(_) => 0,
+            ConstraintSet::Unilateral(_) => SetChoice { primary: 0, others: SmallVec::new() },
             ConstraintSet::Inter { members, force } => {
-                let gap = |k: usize| end_gap(&members[k], velocity, dt, bodies);
-                (0..members.len())
+                let gaps: SmallVec<[f64; 4]> =
+                    members.iter().map(|c| end_gap(c, velocity, dt, bodies)).collect();
+                let primary = (0..members.len())
                     .filter(|&k| force[k])
                     .max_by(|&k, &l| {
-                        gap(k)
-                            .total_cmp(&gap(l))
+                        gaps[k]
+                            .total_cmp(&gaps[l])
                             .then(members[k].applicability.total_cmp(&members[l].applicability))
                             .then(l.cmp(&k))
                     })
-                    .unwrap_or(0)
+                    .unwrap_or(0);
+                let g_r = jacobian(&members[primary], &members[primary].normal, bodies);
+                let liftable = |k: usize| {
+                    let c = &members[k];
+                    gaps[k] >= 0.0 || coupling(&jacobian(c, &c.normal, bodies), &g_r, bodies) >= LEVER_MIN
+                };
+                let others = (0..members.len()).filter(|&k| k != primary && liftable(k)).collect();
+                SetChoice { primary, others }
             }
         })
         .collect()
@@ -352,36 +364,25 @@ fn coupling(g_s: &Jacobian, g_r: &Jacobian, bodies: &Bodies) -> f64 {
     if scale > 0.0 { dot(g_s, g_r) / scale } else { 0.0 }
 }
 
-/// Builds an island's LCP at `rung`, with each set's force on member `primaries[k]`.
+/// Builds an island's LCP at `rung`, each set's rows as `choices` says.
 fn build(
     sets: &[&ConstraintSet],
-    primaries: &[usize],
+    choices: &[SetChoice],
     bodies: &Bodies,
     model: &PegModel,
     dt: f64,
     rung: Rung,
 ) -> Problem {
     let mut p = Problem::default();
-    for (set, &r) in sets.iter().zip(primaries) {
+    for (set, choice) in sets.iter().zip(choices) {
         // The force-carrying contact and the others of its set.
         let (primary, others): (Contact, Vec<Contact>) = match set {
             ConstraintSet::Unilateral(c) => (*c, Vec::new()),
-            ConstraintSet::Inter { members, .. } => {
-                let g_r = jacobian(&members[r], &members[r].normal, bodies);
-                let liftable = |c: &Contact| {
-                    end_gap(c, &bodies.velocity, dt, bodies) >= 0.0
-                        || coupling(&jacobian(c, &c.normal, bodies), &g_r, bodies) >= LEVER_MIN
-                };
-                let others = members
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, c)| k != r && liftable(c))
-                    .map(|(_, c)| *c)
-                    .collect();
-                (members[r], others)
+            ConstraintSet::Inter { members, .. } if rung.members => {
+                (members[choice.primary], choice.others.iter().map(|&k| members[k]).collect())
             }
+            ConstraintSet::Inter { members, .. } => (members[choice.primary], Vec::new()),
         };
-        let others = if rung.members { others } else { Vec::new() };
         let g_r = jacobian(&primary, &primary.normal, bodies);
         let p_index = p.unknowns.len();
         p.unknowns.push(Unknown {
@@ -503,9 +504,9 @@ fn solve_island(
     let mut pivots = 0;
     let mut fallbacks = 0;
     let mut last: Option<LcpFailure> = None;
-    let primaries = choose_primaries(sets, &bodies.velocity, dt, bodies);
+    let choices = choose(sets, &bodies.velocity, dt, bodies);
     for rung in LADDER {
-        let problem = build(sets, &primaries, bodies, model, dt, rung);
+        let problem = build(sets, &choices, bodies, model, dt, rung);
         let (n, q) = matrices(&problem, bodies);
         let scale = problem.force_rows.iter().map(|&r| n[(r, r)].abs()).fold(0.0, f64::max).max(1e-300);
         let shifts: &[f64] = if rung.members || rung.friction { &[0.0, 1e-9, 1e-6] } else { &[1e-6] };

@@ -27,6 +27,13 @@ pub struct Edge {
     pub faces: [u32; 2],
 }
 
+impl Edge {
+    /// The end that is not vertex `v` (one of the edge's ends).
+    pub fn other_end(&self, v: usize) -> usize {
+        if self.v[0] as usize == v { self.v[1] as usize } else { self.v[0] as usize }
+    }
+}
+
 /// A closed convex polyhedron with its features (coplanar triangles merged into one face).
 #[derive(Clone, Debug)]
 pub struct Polyhedron {

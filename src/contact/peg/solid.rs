@@ -15,6 +15,7 @@ use super::shape::{PegShape, Polyhedron};
 use super::spatial::PlacedPolytope;
 use crate::math::{Isometry3, Point3, Vector3};
 use crate::scene::PegFormulation;
+use smallvec::{SmallVec, smallvec};
 
 /// Edge–edge contacts whose closest points lie within this share of either edge's ends are left
 /// to the vertex contacts there.
@@ -54,8 +55,7 @@ fn vertex_applicability(p: &Polyhedron, vertices: &[Point3], v: usize, n_in: &Ve
     p.vertex_edges[v]
         .iter()
         .map(|&e| {
-            let edge = p.edges[e as usize];
-            let u = if edge.v[0] as usize == v { edge.v[1] } else { edge.v[0] } as usize;
+            let u = p.edges[e as usize].other_end(v);
             n_in.dot(&(vertices[v] - vertices[u]).normalize())
         })
         .fold(f64::INFINITY, f64::min)
@@ -169,15 +169,12 @@ fn vertices_against_faces(
                 push_set(members, out);
                 let faces: Vec<usize> = near.iter().map(|&(f, _)| f).collect();
                 let vertex = (ia, a, a_next, i);
-                match corner_of(b.shape, &faces) {
-                    Some(Corner::Edge(eb)) => {
-                        vertex_edge_sets(vertex, (ib, b, b_next, eb), eps, &contact, out)
-                    }
-                    Some(Corner::Vertex(vb)) => {
-                        vertex_vertex_sets(vertex, (ib, b, b_next, vb), &faces, eps, &contact, out)
-                    }
-                    None => {}
-                }
+                let sides = match corner_of(b.shape, &faces) {
+                    Some(Corner::Edge(eb)) => ridge_sides(b, eb),
+                    Some(Corner::Vertex(vb)) => corner_sides(b, vb, &faces),
+                    None => Vec::new(),
+                };
+                edge_sets(vertex, (ib, b, b_next), &sides, eps, &contact, out);
             }
         }
     }
@@ -218,80 +215,66 @@ type PlacedVertex<'p, 'a> = (usize, &'p PlacedPolytope<'a>, &'p PlacedPolytope<'
 /// The other ends of the edges at vertex `v`: (edge, unit direction away from `v`).
 fn edges_away<'p>(p: &'p PlacedPolytope, v: usize) -> impl Iterator<Item = (usize, Vector3)> + 'p {
     p.shape.vertex_edges[v].iter().map(move |&e| {
-        let edge = p.shape.edges[e as usize];
-        let w = if edge.v[0] as usize == v { edge.v[1] } else { edge.v[0] } as usize;
+        let w = p.shape.edges[e as usize].other_end(v);
         (e as usize, (p.vertices[w] - p.vertices[v]).normalize())
     })
 }
 
-/// The paper's vertex–edge sets beyond the faces' own (its Eq. 36): vertex v_a near edge e_b
-/// of faces f₁, f₂ may pass on either side of e_b — below f₁'s plane on f₂'s side — only while
-/// the edges of a at v_a that lean towards f₁ stay above e_b: I{(v_a, f₁), (e_a, e_b)} for each
-/// edge e_a leaning towards f₁ (and the same with f₂), when e_a and e_b make an edge–edge
-/// contact (feasible and applicable).
-fn vertex_edge_sets(
-    (ia, a, a_next, v): PlacedVertex,
-    (ib, b, b_next, eb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
-    eps: f64,
-    vertex_face: &dyn Fn(usize) -> Contact,
-    out: &mut Vec<ConstraintSet>,
-) {
+/// A face of the other body beside the vertex: the face, its edges at the ridge or corner the
+/// vertex is near, and the unit direction into the face from there, in its plane.
+type Side = (usize, SmallVec<[usize; 2]>, Vector3);
+
+/// The two faces f₁, f₂ of edge `eb` (the paper's vertex–edge case): each with the edge, and
+/// n_f × ê into it (faces[0] runs the edge v[0] → v[1] counter-clockwise seen from outside, so it
+/// lies to the left; faces[1] the other way).
+fn ridge_sides(b: &PlacedPolytope, eb: usize) -> Vec<Side> {
     let edge = b.shape.edges[eb];
     let e = (b.vertices[edge.v[1] as usize] - b.vertices[edge.v[0] as usize]).normalize();
-    // Into each face from the edge, in its plane: faces[0] runs the edge v[0] → v[1]
-    // counter-clockwise seen from outside, so it lies to the left (n × e); faces[1] the other way.
     let (f1, f2) = (edge.faces[0] as usize, edge.faces[1] as usize);
-    let towards_f1 = b.normals[f1].cross(&e) - b.normals[f2].cross(&-e);
-    for (ea, u) in edges_away(a, v) {
-        let lean = u.dot(&towards_f1);
-        if lean.abs() < LEAN_MIN {
-            continue;
-        }
-        let vf = vertex_face(if lean > 0.0 { f1 } else { f2 });
-        if let Some(ee) = edge_member((ia, a, a_next, ea), v, (ib, b, b_next, eb), &vf.normal, eps) {
-            push_set(vec![vf, ee], out);
-        }
-    }
+    vec![(f1, smallvec![eb], b.normals[f1].cross(&e)), (f2, smallvec![eb], b.normals[f2].cross(&-e))]
 }
 
-/// The paper's vertex–vertex cross-contact sets (its Eq. 38): vertex v_a near vertex v_b may
-/// pass behind the plane of a face f_b at v_b — beside it, across one of its two edges at v_b —
-/// only while the edges e_a at v_a that lean over f_b stay above one of those edges:
-/// X{(v_a, f_b), (e_a, e_b,r), (e_a, e_b,s)}, with the edge–edge members that are feasible and
-/// applicable (none: no set). As in the vertex–edge case, e_a leans over the face whose in-face
-/// direction from v_b (the bisector of its corner there) it follows most, by at least
-/// `LEAN_MIN` more than any other's; edges leaning over none add no set. The same arises from
-/// v_b's side when v_b is near a's faces.
-fn vertex_vertex_sets(
+/// The faces at vertex `vb` (the paper's vertex–vertex case): each with its two edges at `vb`
+/// and the bisector of its corner there.
+fn corner_sides(b: &PlacedPolytope, vb: usize, faces: &[usize]) -> Vec<Side> {
+    faces
+        .iter()
+        .map(|&f| {
+            let at: SmallVec<[(usize, Vector3); 2]> =
+                edges_away(b, vb).filter(|&(e, _)| b.shape.edges[e].faces.contains(&(f as u32))).collect();
+            let into = at.iter().map(|s| s.1).sum::<Vector3>().normalize();
+            (f, at.iter().map(|s| s.0).collect(), into)
+        })
+        .collect()
+}
+
+/// The paper's sets for a vertex v_a near a ridge or a corner of b beyond the faces' own (its
+/// Eqs. 36 and 38): v_a may pass behind the plane of a face f_b there — beside it, across one of
+/// its edges — only while the edges e_a at v_a that lean over f_b stay above those edges:
+/// {(v_a, f_b), (e_a, e_b) for each edge e_b of f_b there}, with the edge members `edge_member`
+/// accepts (none: no set). e_a leans over the side whose in-face direction it follows most, by
+/// at least `LEAN_MIN` more than any other's (at a ridge: |û·(t₁ − t₂)| ≥ `LEAN_MIN`); edges
+/// leaning over none add no set. The same arises from v_b's side when v_b is near a's faces.
+fn edge_sets(
     (ia, a, a_next, v): PlacedVertex,
-    (ib, b, b_next, vb): (usize, &PlacedPolytope, &PlacedPolytope, usize),
-    faces: &[usize],
+    (ib, b, b_next): (usize, &PlacedPolytope, &PlacedPolytope),
+    sides: &[Side],
     eps: f64,
     vertex_face: &dyn Fn(usize) -> Contact,
     out: &mut Vec<ConstraintSet>,
 ) {
-    // Each face's edges at v_b and the bisector of its corner there.
-    let corners: Vec<(usize, Vec<usize>, Vector3)> = faces
-        .iter()
-        .map(|&f| {
-            let sides: Vec<(usize, Vector3)> =
-                edges_away(b, vb).filter(|&(e, _)| b.shape.edges[e].faces.contains(&(f as u32))).collect();
-            let into = sides.iter().map(|s| s.1).sum::<Vector3>().normalize();
-            (f, sides.into_iter().map(|s| s.0).collect(), into)
-        })
-        .collect();
     for (ea, u) in edges_away(a, v) {
-        let leans: Vec<f64> = corners.iter().map(|c| u.dot(&c.2)).collect();
+        let leans: SmallVec<[f64; 4]> = sides.iter().map(|side| u.dot(&side.2)).collect();
         let Some(best) = (0..leans.len()).max_by(|&x, &y| leans[x].total_cmp(&leans[y])) else { continue };
         if (0..leans.len()).any(|k| k != best && leans[best] - leans[k] < LEAN_MIN) {
             continue;
         }
-        let (f, sides, _) = &corners[best];
+        let (f, edges, _) = &sides[best];
         let vf = vertex_face(*f);
         let normal = vf.normal;
         let mut members = vec![vf];
         members.extend(
-            sides
+            edges
                 .iter()
                 .filter_map(|&eb| edge_member((ia, a, a_next, ea), v, (ib, b, b_next, eb), &normal, eps)),
         );
@@ -330,7 +313,7 @@ fn edge_member(
     let (s, t) = line_params(&p0, &(p1 - p0), &q0, &(q1 - q0))?;
     let crossing = p0 + s * (p1 - p0);
     let length = (p1 - p0).norm();
-    let away = if a.shape.edges[ea].v[0] as usize == v { p1 - p0 } else { p0 - p1 } / length;
+    let away = (a.vertices[a.shape.edges[ea].other_end(v)] - a.vertices[v]) / length;
     let along = (crossing - a.vertices[v]).dot(&away);
     let crosses = (0.0..=1.0).contains(&t) && along >= -eps && along <= length + eps;
     let aligned = c.normal.dot(face_normal) >= MEMBER_ALIGNMENT;
