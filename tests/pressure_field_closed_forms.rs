@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use contactlab::contact::pressure_field::{QueryOptions, evaluate_pair};
 use contactlab::geometry::Shape;
 use contactlab::math::{Point3, Vector3};
 use std::f64::consts::PI;
@@ -107,4 +108,78 @@ fn rigid_box_in_compliant_half_space_is_hydrostatic() {
         let exact_u = e / slab * volume * (-cz);
         assert!((u - exact_u).abs() <= 1e-12 * exact_u.abs().max(1e-9), "angle {angle}: {u} vs {exact_u}");
     }
+}
+
+/// ∫ g dy and ∫ g² dy over the strip |y| ≤ a where a cylinder of radius `r` lying `d` deep
+/// meets the plane, g = r − √(y² + h²) the depth below the surface at lateral offset y
+/// (h = r − d, a = √(r² − h²)).
+fn strip_integrals(r: f64, d: f64) -> (f64, f64) {
+    let h = r - d;
+    let a = (r * r - h * h).sqrt();
+    let log = ((a + r) / h).ln();
+    let g1 = a * r - h * h * log;
+    let g2 = 2.0 * a * (r * r + h * h) + 2.0 * a.powi(3) / 3.0 - 2.0 * r * (a * r + h * h * log);
+    (g1, g2)
+}
+
+/// A compliant cylinder (R 0.05, length 2L, E 1e5) lying `d` = 5 mm deep on a rigid plane, its
+/// field ε = min(R − ρ, L − |z|)/R: at lateral offset y the pressure integrates along the axis to
+/// (E/R)·(2gL − g²), so F = (E/R)·(2L·∫g − ∫g²) (56.3575 N for L = 0.1, issue 14's case). The
+/// side's elements run the cylinder's length, so a cylinder four times as long cuts the same
+/// polygons, and the error at a given resolution does not depend on the length.
+#[test]
+fn a_cylinder_on_its_side_cuts_as_few_polygons_at_any_length() {
+    let (r, d) = (0.05, 0.005);
+    let exact = |half: f64| {
+        let (g1, g2) = strip_integrals(r, d);
+        E / r * (2.0 * half * g1 - g2)
+    };
+    assert!((exact(0.1) - 56.3575).abs() < 1e-4, "closed form {}", exact(0.1));
+    let ground = rigid(Shape::HalfSpace, None);
+    let lying = |half: f64, res: f64| {
+        let body = compliant(Shape::Cylinder { radius: r, length: 2.0 * half }, E, res);
+        let a = at(&body, pose([0.0, 0.0, r - d], [std::f64::consts::FRAC_PI_2, 0.0, 0.0]));
+        let b = at(&ground, pose([0.0; 3], [0.0; 3]));
+        let result = evaluate_pair(a, b, &QueryOptions::default()).expect("pair evaluates");
+        (result.wrench.force.z, result.faces)
+    };
+    let mut last = f64::INFINITY;
+    for res in [0.01, 0.005] {
+        let (short, faces_short) = lying(0.1, res);
+        let (long, faces_long) = lying(0.4, res);
+        let (err_short, err_long) = ((short / exact(0.1) - 1.0).abs(), (long / exact(0.4) - 1.0).abs());
+        eprintln!(
+            "resolution {res}: {short:.5} N ({:.4}%, {faces_short} polygons), 4× longer {long:.5} N ({:.4}%, {faces_long} polygons)",
+            err_short * 100.0,
+            err_long * 100.0
+        );
+        assert_eq!(faces_short, faces_long, "at {res}");
+        assert!(err_short <= 0.0011 && err_long <= err_short, "at {res}: {err_short}, {err_long}");
+        assert!(err_short < last, "the error must fall under refinement: {err_short} after {last}");
+        last = err_short;
+    }
+    // Few polygons: 25 rings along a 0.2 m side at resolution 0.01 gave 400.
+    assert!(lying(0.1, 0.01).1 <= 80);
+}
+
+/// The same for a capsule (its segment 2L long, field 1 − dist(x, segment)/R): the two
+/// hemispheres make one sphere's force, (π/3)·E·d²·(3 − 2d/R), the side (E/R)·2L·∫g.
+#[test]
+fn a_capsule_on_its_side_matches_its_closed_form_at_any_length() {
+    let (r, d, res) = (0.05, 0.005, 0.005);
+    let exact =
+        |half: f64| E / r * 2.0 * half * strip_integrals(r, d).0 + PI / 3.0 * E * d * d * (3.0 - 2.0 * d / r);
+    let ground = rigid(Shape::HalfSpace, None);
+    let lying = |half: f64| {
+        let body = compliant(Shape::Capsule { radius: r, length: 2.0 * half }, E, res);
+        let a = at(&body, pose([0.0, 0.0, r - d], [std::f64::consts::FRAC_PI_2, 0.0, 0.0]));
+        let b = at(&ground, pose([0.0; 3], [0.0; 3]));
+        let result = evaluate_pair(a, b, &QueryOptions::default()).expect("pair evaluates");
+        (result.wrench.force.z, result.faces)
+    };
+    let (short, faces_short) = lying(0.1);
+    let (long, faces_long) = lying(0.4);
+    eprintln!("capsule: {short:.5} N vs {:.5}, 4× longer {long:.5} vs {:.5}", exact(0.1), exact(0.4));
+    assert_eq!(faces_short, faces_long);
+    assert!((short / exact(0.1) - 1.0).abs() < 2e-3 && (long / exact(0.4) - 1.0).abs() < 2e-3);
 }

@@ -144,9 +144,9 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
         pair.run_task(*task, &mut |c| {
-            if let Some((poly, p0, n, secondary)) = pair.polygon(c) {
-                traction::integrate_polygon(poly.points(), &p0, &n, secondary.as_ref(), kin, &mut acc);
-            }
+            pair.with_polygon(c, |poly, p0, n, secondary| {
+                traction::integrate_polygon(poly.points(), p0, n, secondary, kin, &mut acc);
+            });
         });
         acc
     };
@@ -275,7 +275,7 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
     let flip = if pair.swapped { -1.0 } else { 1.0 };
     let mut polygons = Vec::new();
     for c in candidates {
-        if let Some((poly, p0, n, _)) = pair.polygon(c) {
+        pair.with_polygon(c, |poly, p0, n, _| {
             let normal = pose.rotation * n * flip;
             let mut vertices: Vec<_> = poly.points().iter().map(|x| pose * x).collect();
             // Round-off can leave −1e−9 Pa on the surface, where p0 = 0.
@@ -289,7 +289,7 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
                 pressure.reverse();
             }
             polygons.push(ContactPolygon { vertices, pressure, normal });
-        }
+        });
     }
     Ok(ContactSurface { polygons })
 }

@@ -1,5 +1,5 @@
-//! Capsule meshes: a side grid between two hemispheres of latitude rings, pushed out from the
-//! axis segment to the capsule's exact volume.
+//! Capsule meshes: a side of long elements between two hemispheres of latitude rings, pushed
+//! out from the axis segment to the capsule's exact volume.
 
 use super::layers::CoredSurface;
 use super::limits::{budget, divisions, positive};
@@ -14,7 +14,7 @@ use std::f64::consts::{FRAC_PI_2, PI};
 const STEP: f64 = 0.8;
 
 /// The capsule of radius `radius` whose hemisphere centres are `length` apart (axis z,
-/// centred), with edges ≤ ~resolution, enclosing exactly the capsule's volume
+/// centred), with edges ≤ ~resolution across the axis, enclosing exactly the capsule's volume
 /// `πR²·length + 4πR³/3`: every vertex `v` is moved to `c(v) + k·(v − c(v))`, with `c(v)` its
 /// nearest point on the axis segment, so the vertices lie on the capsule of radius `k·R`,
 /// slightly outside the exact surface (`(k − 1)·R` below `h²/(8R)` for edges `h`).
@@ -58,9 +58,11 @@ fn inscribed(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, G
     let half = length / 2.0;
     let around = ring_count(radius, step);
     let latitudes = (FRAC_PI_2 * radius / step).ceil().max(1.0);
-    let along = (length / step).ceil();
-    budget("capsule", resolution, 2.0 * around * (along + 2.0 * latitudes))?;
-    let (around, latitudes, along) = (divisions(around, 3), divisions(latitudes, 1), divisions(along, 0));
+    // The side's field 1 − ρ/R is the same at every z: the two rims alone bound it, so its
+    // elements are long along the axis and a contact along the side cuts few of them.
+    let along = if length > 0.0 { 1 } else { 0 };
+    budget("capsule", resolution, 2.0 * around * (along as f64 + 2.0 * latitudes))?;
+    let (around, latitudes) = (divisions(around, 3), divisions(latitudes, 1));
 
     // Latitude k of the top hemisphere, k = 0 at the pole; the rim is exact so both
     // hemispheres meet the side at z = ±L.
@@ -74,10 +76,6 @@ fn inscribed(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, G
         Ring { rho, z: sign * (half + radius * polar.cos()), count }
     };
     let mut rings: Vec<Ring> = (0..=latitudes).map(|k| latitude(k, -1.0)).collect();
-    for j in 1..along {
-        let z = -half + length * (j as f64 / along as f64);
-        rings.push(Ring { rho: radius, z, count: around });
-    }
     // A capsule of length 0 is a sphere: its two rims are one ring.
     let skip_rim = if along == 0 { 1 } else { 0 };
     rings.extend((0..=latitudes).rev().skip(skip_rim).map(|k| latitude(k, 1.0)));

@@ -1,5 +1,5 @@
-//! Cylinder meshes: a side grid and two caps of concentric rings, all rings aligned in angle,
-//! widened to the cylinder's exact volume.
+//! Cylinder meshes: two caps of concentric rings and a side of long elements (short cylinders:
+//! a side grid), all rings aligned in angle, widened to the cylinder's exact volume.
 
 use super::layers::CoredSurface;
 use super::limits::{budget, divisions, positive};
@@ -17,7 +17,7 @@ const STEP: f64 = 0.8;
 const SNAP: f64 = 1e-9;
 
 /// The cylinder of radius `radius` and length `length` (axis z, centred) with edges
-/// ≤ ~resolution, enclosing exactly the cylinder's volume `πR²·2L` (L the half length): x and y
+/// ≤ ~resolution across the axis (along it, see [`rings`]), enclosing exactly the cylinder's volume `πR²·2L` (L the half length): x and y
 /// are scaled by `k = sqrt(V_exact/V_mesh)`, so the side vertices lie on the cylinder of radius
 /// `k·R`, slightly outside the exact surface (`(k − 1)·R` below `h²/(8R)` for chords `h`),
 /// and the flat caps stay exact.
@@ -77,23 +77,33 @@ fn corrected(
     resolution: f64,
 ) -> Result<(SurfaceMesh, Vec<Ring>, f64), GeometryError> {
     let exact = PI * radius * radius * length;
-    let half = length / 2.0;
     let axis = |v: &Point3| Point3::new(0.0, 0.0, v.z);
-    let mut rings = rings(radius, length, resolution, half < radius)?;
+    let rings = rings(radius, length, resolution)?;
     let mut mesh = revolve(&rings);
-    let mut k = fit_volume(&mut mesh, axis, exact);
-    if half >= radius && half < k * radius {
-        // Widening made a long cylinder short: its core becomes a disc, whose cap rings need
-        // the rim's count. Extra points on the flat caps leave the volume and k as they were.
-        rings = self::rings(radius, length, resolution, true)?;
-        mesh = revolve(&rings);
-        k = fit_volume(&mut mesh, axis, exact);
-    }
+    let k = fit_volume(&mut mesh, axis, exact);
     Ok((mesh, rings, k))
 }
 
-/// The rings of the cylinder; `short` marks a cylinder whose core is a disc (R > L).
-fn rings(radius: f64, length: f64, resolution: f64, short: bool) -> Result<Vec<Ring>, GeometryError> {
+/// The scale of x and y that gives a cylinder whose rims have `around` points its exact volume:
+/// the caps are flat, so the mesh encloses the rim polygon's area times the length, and
+/// k² = πR² / (½·n·R²·sin(2π/n)). The volume fit finds the same k to round-off; knowing it
+/// first places the side rings where the widened cylinder's core ends.
+fn rim_scale(around: u32) -> f64 {
+    let n = around as f64;
+    (2.0 * PI / (n * (2.0 * PI / n).sin())).sqrt()
+}
+
+/// The rings of the cylinder: its two caps' concentric rings and, along the side, rings only
+/// where the field needs them.
+///
+/// A long cylinder (half length L ≥ k·R, its core the axis segment |z| ≤ L − k·R) has the
+/// field (k·R − ρ)/(k·R) on its side, the same at every z: side rings at z = ±(L − k·R), where
+/// the core ends and the field's kink (the cones from the core's ends through the rims) meets the
+/// side, and none between, so the side's elements are long along the axis and a contact along
+/// the side cuts few of them (as many polygons for a 1 m cylinder as for a 0.1 m one). A short
+/// cylinder (core a disc; its field varies along z everywhere) keeps side rings every
+/// `STEP·resolution`.
+fn rings(radius: f64, length: f64, resolution: f64) -> Result<Vec<Ring>, GeometryError> {
     positive("cylinder radius", radius)?;
     positive("cylinder length", length)?;
     positive("resolution", resolution)?;
@@ -101,9 +111,12 @@ fn rings(radius: f64, length: f64, resolution: f64, short: bool) -> Result<Vec<R
     let half = length / 2.0;
     let around = ring_count(radius, step);
     let radial = (radius / step).ceil().max(1.0);
+    // Bounded by the short cylinder's count, so the budget is checked before any division.
     let along = (length / step).ceil().max(1.0);
     budget("cylinder", resolution, 2.0 * around * (along + 2.0 * radial))?;
-    let (around, radial, along) = (divisions(around, 3), divisions(radial, 1), divisions(along, 1));
+    let (around, radial) = (divisions(around, 3), divisions(radial, 1));
+    let core_end = half - rim_scale(around) * radius;
+    let short = core_end < 0.0;
 
     // A short cylinder's core is a disc of radius R − L: cap rings outside it (and the ring
     // just inside) keep the rim's count so their points share rays with the rim, which keeps
@@ -120,9 +133,17 @@ fn rings(radius: f64, length: f64, resolution: f64, short: bool) -> Result<Vec<R
         Ring { rho, z, count }
     };
     let mut rings: Vec<Ring> = (0..=radial).map(|k| cap_ring(k, -half)).collect();
-    for j in 1..along {
-        let z = -half + length * (j as f64 / along as f64);
-        rings.push(Ring { rho: radius, z, count: around });
+    if short {
+        let along = divisions(along, 1);
+        for j in 1..along {
+            let z = -half + length * (j as f64 / along as f64);
+            rings.push(Ring { rho: radius, z, count: around });
+        }
+    } else if core_end >= 0.5 * step {
+        // (Closer to the middle, the two rings would make a band of flat prisms; the rims alone
+        // then join the side, as for a core that is a point.)
+        rings.push(Ring { rho: radius, z: -core_end, count: around });
+        rings.push(Ring { rho: radius, z: core_end, count: around });
     }
     rings.extend((0..=radial).rev().map(|k| cap_ring(k, half)));
     Ok(rings)
