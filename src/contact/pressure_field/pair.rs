@@ -208,7 +208,8 @@ impl<'a> PairFrame<'a> {
                         return None;
                     }
                 }
-                Some(visit(&poly, &fp, &normal, Some(&fs.gradient)))
+                visit(&poly, &fp, &normal, Some(&fs.gradient));
+                Some(())
             }
             PairKind::MeshRigid(m, r) => {
                 let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
@@ -229,7 +230,8 @@ impl<'a> PairFrame<'a> {
                         return None;
                     }
                 }
-                Some(visit(&poly, &m.pressure[i as usize], &normal, None))
+                visit(&poly, &m.pressure[i as usize], &normal, None);
+                Some(())
             }
             PairKind::MeshRigidHalfSpace(m) => {
                 let plane = self.secondary_plane();
