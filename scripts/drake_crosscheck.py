@@ -1,0 +1,362 @@
+"""Pressure-field queries against Drake and against a quadrature of the analytic field (issue 14).
+
+For each configuration, both codes at a sweep of resolutions (Drake: the resolution hint):
+force, torque (about the world origin) and area, their errors against an independent
+quadrature of the analytic pressure field, and the time per query. Then, per configuration,
+each code's time per query at the coarsest resolution reaching 0.1%, 0.01% and 0.001% force
+error, their ratio, and which code is closer to the truth at equal resolution.
+
+Run with the anchor venv (../shared/anchors/setup.sh installs pydrake):
+    ~/.cache/contactlab-anchors/bin/python scripts/drake_crosscheck.py [--quick]
+or scripts/drake_crosscheck.sh, which builds contactlab first. contactlab runs on one thread
+(RAYON_NUM_THREADS=1), as Drake does.
+
+The quadrature: contact with a rigid plane z = 0 integrates E·ε over the body's section by the
+plane (ε the analytic extent, the same definitions in both codes: docs/pressure_field.md) with a
+composite midpoint rule on a fine grid, refined until two grids agree to 1e-7; two compliant
+spheres integrate the pressure on their equal-pressure surface, found by bisection along each
+vertical line of the grid, as a graph z(x, y).
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from pydrake.geometry import (AddCompliantHydroelasticProperties, AddRigidHydroelasticProperties,
+                              Box, Capsule, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame,
+                              GeometryInstance, HalfSpace, HydroelasticContactRepresentation,
+                              ProximityProperties, SceneGraph, Sphere)
+from pydrake.math import RigidTransform, RollPitchYaw
+from pydrake.systems.framework import DiagramBuilder
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("CONTACTLAB", os.path.join(ROOT, "target", "release", "contactlab"))
+E = 1e5
+RESOLUTIONS = [0.02, 0.014, 0.01, 0.007, 0.005, 0.0035, 0.0025, 0.00175, 0.00125]
+THRESHOLDS = [1e-3, 1e-4, 1e-5]
+POLY = HydroelasticContactRepresentation.kPolygon
+
+
+# ---- configurations -------------------------------------------------------------------------
+# Each: a name, the compliant body (shape dict, position, rpy), the other body (None: a rigid
+# half space z ≤ 0; else a rigid box or a compliant sphere), and the analytic extent in the body
+# frame for the quadrature.
+
+def sphere_eps(r):
+    return lambda q: 1.0 - np.linalg.norm(q, axis=-1) / r
+
+
+def box_eps(size):
+    h = np.array(size) / 2.0
+    return lambda q: np.min(h - np.abs(q), axis=-1) / h.min()
+
+
+def cylinder_eps(r, length):
+    half = length / 2.0
+    return lambda q: np.minimum(r - np.hypot(q[..., 0], q[..., 1]), half - np.abs(q[..., 2])) / min(r, half)
+
+
+def capsule_eps(r, length):
+    half = length / 2.0
+
+    def eps(q):
+        z = np.clip(q[..., 2], -half, half)
+        return 1.0 - np.sqrt(q[..., 0] ** 2 + q[..., 1] ** 2 + (q[..., 2] - z) ** 2) / r
+    return eps
+
+
+def ellipsoid_eps(radii):
+    a = np.array(radii)
+    return lambda q: 1.0 - np.linalg.norm(q / a, axis=-1)
+
+
+def rotation(rpy):
+    return RollPitchYaw(*rpy).ToRotationMatrix().matrix()
+
+
+CONFIGS = [
+    dict(name="sphere on half space", shape=dict(type="sphere", radius=0.05), eps=sphere_eps(0.05),
+         reach=0.05, position=[0, 0, 0.045], rpy=[0, 0, 0]),
+    dict(name="box flat on half space", shape=dict(type="box", size=[0.1, 0.1, 0.1]),
+         eps=box_eps([0.1, 0.1, 0.1]), reach=0.0867, position=[0, 0, 0.045], rpy=[0, 0, 0]),
+    dict(name="box tilted 10° on half space", shape=dict(type="box", size=[0.1, 0.1, 0.1]),
+         eps=box_eps([0.1, 0.1, 0.1]), reach=0.0867,
+         position=[0, 0, 0.05 * math.cos(math.radians(10)) + 0.05 * math.sin(math.radians(10)) - 0.005],
+         rpy=[math.radians(10), 0, 0]),
+    dict(name="cylinder on its side", shape=dict(type="cylinder", radius=0.05, length=0.2),
+         eps=cylinder_eps(0.05, 0.2), reach=0.112, position=[0, 0, 0.045], rpy=[math.pi / 2, 0, 0]),
+    dict(name="capsule on its side", shape=dict(type="capsule", radius=0.05, length=0.2),
+         eps=capsule_eps(0.05, 0.2), reach=0.15, position=[0, 0, 0.045], rpy=[math.pi / 2, 0, 0]),
+    dict(name="ellipsoid on half space", shape=dict(type="ellipsoid", radii=[0.08, 0.05, 0.04]),
+         eps=ellipsoid_eps([0.08, 0.05, 0.04]), reach=0.08, position=[0, 0, 0.036], rpy=[0, 0, 0]),
+    dict(name="sphere on a rigid box", shape=dict(type="sphere", radius=0.05), eps=sphere_eps(0.05),
+         reach=0.05, position=[0, 0, 0.045], rpy=[0, 0, 0],
+         other=dict(kind="rigid box", size=[0.4, 0.4, 0.1], position=[0, 0, -0.05])),
+    dict(name="unequal spheres (E, 3E)", shape=dict(type="sphere", radius=0.05), eps=sphere_eps(0.05),
+         reach=0.05, position=[0, 0, 0], rpy=[0, 0, 0],
+         other=dict(kind="compliant sphere", radius=0.04, modulus=3 * E, position=[0.005, 0.0, 0.084])),
+]
+
+
+# ---- quadrature ----------------------------------------------------------------------------
+
+def plane_quadrature(cfg, n):
+    """Force, torque about the origin and area of E·ε over the section of the body by z = 0."""
+    reach = cfg["reach"]
+    c = np.array(cfg["position"], dtype=float)
+    rot = rotation(cfg["rpy"])
+    h = 2 * reach / n
+    xs = c[0] - reach + h * (np.arange(n) + 0.5)
+    ys = c[1] - reach + h * (np.arange(n) + 0.5)
+    fz = tx = ty = area = 0.0
+    for x0 in range(0, n, 512):  # in strips: bounded memory
+        X, Y = np.meshgrid(xs[x0:x0 + 512], ys, indexing="ij")
+        p = np.stack([X, Y, np.zeros_like(X)], axis=-1)
+        q = (p - c) @ rot  # body frame: Rᵀ(p − c)
+        eps = np.maximum(cfg["eps"](q), 0.0)
+        w = E * eps * h * h
+        fz += w.sum()
+        # τ = Σ (x, y, 0) × (0, 0, f) = (y f, −x f, 0)
+        tx += (Y * w).sum()
+        ty -= (X * w).sum()
+        area += np.count_nonzero(eps > 0) * h * h
+    return np.array([0.0, 0.0, fz]), np.array([tx, ty, 0.0]), area
+
+
+def sphere_pair_quadrature(cfg, n):
+    """Two compliant spheres: the force on the upper one by ∫∫ p·(n/n_z) dx dy over the graph of
+    the equal-pressure surface, found by bisection on each vertical line (p_a − p_b falls with
+    z between the centres)."""
+    o = cfg["other"]
+    ca, cb = np.array(cfg["position"], float), np.array(o["position"], float)
+    ra, rb, ea, eb = cfg["shape"]["radius"], o["radius"], E, o["modulus"]
+    reach = min(ra, rb)
+    h = 2 * reach / n
+    xs = cb[0] - reach + h * (np.arange(n) + 0.5)
+    ys = cb[1] - reach + h * (np.arange(n) + 0.5)
+    force = np.zeros(3)
+    torque = np.zeros(3)
+    area = 0.0
+    for x0 in range(0, n, 512):
+        X, Y = np.meshgrid(xs[x0:x0 + 512], ys, indexing="ij")
+        lo, hi = np.full_like(X, ca[2]), np.full_like(X, cb[2])
+
+        def pressures(z):
+            pa = ea * (1 - np.sqrt((X - ca[0]) ** 2 + (Y - ca[1]) ** 2 + (z - ca[2]) ** 2) / ra)
+            pb = eb * (1 - np.sqrt((X - cb[0]) ** 2 + (Y - cb[1]) ** 2 + (z - cb[2]) ** 2) / rb)
+            return pa, pb
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            pa, pb = pressures(mid)
+            up = pa > pb
+            lo = np.where(up, mid, lo)
+            hi = np.where(up, hi, mid)
+        z = 0.5 * (lo + hi)
+        pa, pb = pressures(z)
+        inside = (pa > 0) & (pb > 0)
+        p = np.where(inside, pa, 0.0)
+        # n ∥ ∇(p_a − p_b) (from a into b); n/n_z is the area factor of the graph.
+        ga = -ea / ra * np.stack([X - ca[0], Y - ca[1], z - ca[2]], -1) / \
+            np.sqrt((X - ca[0]) ** 2 + (Y - ca[1]) ** 2 + (z - ca[2]) ** 2)[..., None]
+        gb = -eb / rb * np.stack([X - cb[0], Y - cb[1], z - cb[2]], -1) / \
+            np.sqrt((X - cb[0]) ** 2 + (Y - cb[1]) ** 2 + (z - cb[2]) ** 2)[..., None]
+        g = ga - gb
+        nz = g / g[..., 2:3]
+        f = (p * h * h)[..., None] * nz  # force on the lower body a is −f: b is pushed up along n
+        pos = np.stack([X, Y, z], -1)
+        force += f.reshape(-1, 3).sum(0)
+        torque += np.cross(pos, f).reshape(-1, 3).sum(0)
+        area += (inside * np.linalg.norm(nz, axis=-1)).sum() * h * h
+    # The force on body a (the compliant sphere listed first) is −f.
+    return -force, -torque, area
+
+
+def quadrature(cfg):
+    rule = sphere_pair_quadrature if cfg.get("other", {}).get("kind") == "compliant sphere" else plane_quadrature
+    n, last = 1024, None
+    while True:
+        f, t, a = rule(cfg, n)
+        if last is not None and abs(f[2] - last[0][2]) <= 1e-7 * abs(f[2]) or n >= 16384:
+            return f, t, a
+        last, n = (f, t, a), n * 2
+
+
+# ---- contactlab ----------------------------------------------------------------------------
+
+def toml_shape(shape):
+    items = ", ".join(f"{k} = {json.dumps(v) if not isinstance(v, str) else chr(34) + v + chr(34)}"
+                      for k, v in shape.items())
+    return "{ " + items + " }"
+
+
+def quaternion(rpy):
+    r = RollPitchYaw(*rpy).ToQuaternion()
+    return [r.w(), r.x(), r.y(), r.z()]
+
+
+def ours(cfg, res, folder):
+    other = cfg.get("other")
+    if other is None:
+        ground = '[[body]]\nname = "ground"\nfixed = true\nshape = { type = "halfspace" }\ncontact = { compliance = "rigid" }\n'
+    elif other["kind"] == "rigid box":
+        ground = (f'[[body]]\nname = "ground"\nfixed = true\nposition = {other["position"]}\n'
+                  f'shape = {{ type = "box", size = {other["size"]} }}\ncontact = {{ compliance = "rigid" }}\n')
+    else:
+        ground = (f'[[body]]\nname = "ground"\nfixed = true\nposition = {other["position"]}\n'
+                  f'shape = {{ type = "sphere", radius = {other["radius"]} }}\n'
+                  f'contact = {{ compliance = "compliant", hydroelastic_modulus = {other["modulus"]}, resolution = {res} }}\n')
+    body = (f'[[body]]\nname = "body"\nmass = 1.0\nposition = {cfg["position"]}\n'
+            f'orientation = {quaternion(cfg["rpy"])}\nshape = {toml_shape(cfg["shape"])}\n'
+            f'contact = {{ compliance = "compliant", hydroelastic_modulus = {E}, resolution = {res} }}\n')
+    path = os.path.join(folder, "scene.toml")
+    with open(path, "w") as f:
+        f.write('[model]\nkind = "pressure_field"\n\n' + ground + "\n" + body)
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+
+    def run(repeat):
+        out = subprocess.run([BIN, "contact", path, "--json", "--repeat", str(repeat)], env=env,
+                             capture_output=True, text=True, check=True).stdout
+        return json.loads(out)
+    probe = run(3)
+    repeat = max(3, min(20000, int(0.3e6 / max(probe["micros_per_query"], 0.1))))
+    result = run(repeat)
+    pair = result["pairs"][0]
+    # The pair's wrench is on its first body (the ground): the body gets the opposite.
+    sign = -1.0 if pair["a"] == "ground" else 1.0
+    force = sign * np.array(pair["force"])
+    torque = sign * np.array(pair["torque"])
+    return force, torque, pair["area"], pair["faces"], result["micros_per_query"]
+
+
+# ---- Drake ---------------------------------------------------------------------------------
+
+def drake_shape(shape):
+    t = shape["type"]
+    if t == "sphere":
+        return Sphere(shape["radius"])
+    if t == "box":
+        return Box(*shape["size"])
+    if t == "cylinder":
+        return Cylinder(shape["radius"], shape["length"])
+    if t == "capsule":
+        return Capsule(shape["radius"], shape["length"])
+    if t == "ellipsoid":
+        return Ellipsoid(*shape["radii"])
+    raise ValueError(t)
+
+
+def drake(cfg, res):
+    builder = DiagramBuilder()
+    sg = builder.AddSystem(SceneGraph())
+    src = sg.RegisterSource("crosscheck")
+    soft = ProximityProperties()
+    AddCompliantHydroelasticProperties(res, E, soft)
+    rigid = ProximityProperties()
+    AddRigidHydroelasticProperties(res, rigid)
+    other = cfg.get("other")
+    if other is None:
+        second = (HalfSpace(), RigidTransform(), rigid)
+    elif other["kind"] == "rigid box":
+        second = (Box(*other["size"]), RigidTransform(other["position"]), rigid)
+    else:
+        props = ProximityProperties()
+        AddCompliantHydroelasticProperties(res, other["modulus"], props)
+        second = (Sphere(other["radius"]), RigidTransform(other["position"]), props)
+    first = (drake_shape(cfg["shape"]), RigidTransform(RollPitchYaw(*cfg["rpy"]), cfg["position"]), soft)
+    frames = []
+    for i, (shape, pose, props) in enumerate([first, second]):
+        f = sg.RegisterFrame(src, GeometryFrame(f"f{i}"))
+        g = sg.RegisterGeometry(src, f, GeometryInstance(RigidTransform(), shape, f"g{i}"))
+        sg.AssignRole(src, g, props)
+        frames.append((f, pose, g))
+    diagram = builder.Build()
+    ctx = diagram.CreateDefaultContext()
+    sg_ctx = sg.GetMyMutableContextFromRoot(ctx)
+    poses = FramePoseVector()
+    for f, pose, _ in frames:
+        poses.set_value(f, pose)
+    sg.get_source_pose_port(src).FixValue(sg_ctx, poses)
+    query = sg.get_query_output_port().Eval(sg_ctx)
+    surfaces = query.ComputeContactSurfaces(POLY)
+    reps, start = 0, time.perf_counter()
+    while reps < 3 or time.perf_counter() - start < 0.3:
+        query.ComputeContactSurfaces(POLY)
+        reps += 1
+    micros = (time.perf_counter() - start) / reps * 1e6
+    force, torque, area, faces = np.zeros(3), np.zeros(3), 0.0, 0
+    body = frames[0][2]
+    for s in surfaces:
+        mesh, field = s.poly_mesh_W(), s.poly_e_MN()
+        # The normal points out of N into M: the force on M is +p·n.
+        sign = 1.0 if s.id_M() == body else -1.0
+        for k in range(mesh.num_elements()):
+            poly = mesh.element(k)
+            verts = [mesh.vertex(poly.vertex(j)) for j in range(poly.num_vertices())]
+            press = [field.EvaluateAtVertex(poly.vertex(j)) for j in range(poly.num_vertices())]
+            n = np.array(mesh.face_normal(k))
+            # Exact for a linear pressure: a fan of triangles.
+            for j in range(1, len(verts) - 1):
+                x = [np.array(verts[0]), np.array(verts[j]), np.array(verts[j + 1])]
+                p = [press[0], press[j], press[j + 1]]
+                a = 0.5 * np.linalg.norm(np.cross(x[1] - x[0], x[2] - x[0]))
+                int_p = a * sum(p) / 3
+                int_xp = a / 12 * (sum(xi * pi for xi, pi in zip(x, p)) + sum(x) * sum(p))
+                force += sign * int_p * n
+                torque += sign * np.cross(int_xp, n)
+                area += a
+            faces += 1
+    return force, torque, area, faces, micros
+
+
+# ---- table ---------------------------------------------------------------------------------
+
+def main():
+    quick = "--quick" in sys.argv
+    resolutions = RESOLUTIONS[:5:2] if quick else RESOLUTIONS
+    summary = []
+    with tempfile.TemporaryDirectory() as folder:
+        for cfg in CONFIGS:
+            f_true, t_true, a_true = quadrature(cfg)
+            scale_t = max(np.linalg.norm(t_true), abs(f_true[2]) * 0.01)
+            print(f"\n## {cfg['name']}: quadrature F = {f_true[2]:.6f} N, |τ| = {np.linalg.norm(t_true):.6f} N·m, "
+                  f"area = {a_true * 1e4:.4f} cm²", flush=True)
+            print("| resolution | code | F error | τ error (of max(|τ|, 1 cm·F)) | area error | polygons | µs/query |")
+            print("|---|---|---|---|---|---|---|")
+            rows = {"contactlab": [], "Drake": []}
+            for res in resolutions:
+                for code, fn in (("contactlab", lambda: ours(cfg, res, folder)), ("Drake", lambda: drake(cfg, res))):
+                    f, t, a, faces, us = fn()
+                    fe = abs(f[2] / f_true[2] - 1)
+                    te = np.linalg.norm(t - t_true) / scale_t
+                    ae = a / a_true - 1
+                    rows[code].append((res, fe, us))
+                    print(f"| {res} | {code} | {fe * 100:.4f}% | {te * 100:.4f}% | {ae * 100:+.3f}% | {faces} | {us:.1f} |",
+                          flush=True)
+            closer = sum(1 for o, d in zip(rows["contactlab"], rows["Drake"]) if o[1] <= d[1])
+            line = [cfg["name"]]
+            for th in THRESHOLDS:
+                cells = []
+                for code in ("contactlab", "Drake"):
+                    hit = next((r for r in rows[code] if r[1] <= th), None)
+                    cells.append(hit)
+                o, d = cells
+                if o and d:
+                    line.append(f"{o[2]:.1f} @{o[0]} vs {d[2]:.1f} @{d[0]}: {d[2] / o[2]:.1f}×")
+                elif o:
+                    line.append(f"{o[2]:.1f} @{o[0]} vs — (Drake > {th * 100:g}% at {resolutions[-1]})")
+                else:
+                    line.append("—")
+            line.append(f"contactlab at {closer} of {len(resolutions)}")
+            summary.append(line)
+    print("\n| configuration | ≤ 0.1%: ours vs Drake µs/query (÷) | ≤ 0.01% | ≤ 0.001% | closer to the truth at equal resolution |")
+    print("|---|---|---|---|---|")
+    for line in summary:
+        print("| " + " | ".join(line) + " |")
+
+
+if __name__ == "__main__":
+    main()
