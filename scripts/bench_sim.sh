@@ -49,18 +49,31 @@ print(rows[-1]['z'])" "$work/$scene/trajectory.csv")
   echo "$best $z"
 }
 
-# Best-of-three wall time (s) of a run as written (a row every output_dt) and with outputs off.
+# What the outputs cost: runs as written (a row every output_dt) and with outputs off,
+# alternating, five of each: the best wall times' ratio, and the ratio of the median CPU times
+# (user + system of both threads' work; on 2 cores the wall time of 0.15–0.3 s runs swings by
+# more than the outputs cost).
 output_cost() {
-  local scene=$1 with="" without=""
+  local scene=$1
   quiet_copy "examples/$scene.toml" "$work/$scene.quiet.toml"
-  for k in 1 2 3; do
-    with="$with $("$bin" simulate "examples/$scene.toml" --out "$work/$scene.rows" --quiet | sed -E 's/.*wall ([0-9.]+) s.*/\1/')"
-    without="$without $("$bin" simulate "$work/$scene.quiet.toml" --out "$work/$scene.quiet" --quiet | sed -E 's/.*wall ([0-9.]+) s.*/\1/')"
-  done
-  python3 -c "
-import sys
-w, o = (min(float(x) for x in s.split()) for s in sys.argv[2:4])
-print(f'{sys.argv[1]:12} with outputs {w:.3f} s, without {o:.3f} s: {w / o:.2f}x')" "$scene" "$with" "$without"
+  python3 - "$bin" "$scene" "examples/$scene.toml" "$work/$scene.quiet.toml" "$work" <<'PY'
+import os, re, resource, statistics, subprocess, sys
+binary, scene, rows, quiet, work = sys.argv[1:6]
+def run(scene_file, out):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    line = subprocess.run([binary, "simulate", scene_file, "--out", os.path.join(work, out), "--quiet"],
+                          capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return float(re.search(r"wall ([0-9.]+) s", line)[1]), cpu
+w, o = [], []
+for _ in range(5):
+    w.append(run(rows, scene + ".rows"))
+    o.append(run(quiet, scene + ".quiet"))
+bw, bo = min(x[0] for x in w), min(x[0] for x in o)
+cw, co = statistics.median(x[1] for x in w), statistics.median(x[1] for x in o)
+print(f"{scene:12} with outputs {bw:.3f} s, without {bo:.3f} s: {bw / bo:.2f}x wall; CPU {cw:.3f} s against {co:.3f} s: {cw / co:.2f}x")
+PY
 }
 
 for scene in sphere_drop box_drop boxes_16 boxes_64; do
