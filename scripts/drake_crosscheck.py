@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 from pydrake.geometry import (AddCompliantHydroelasticProperties, AddRigidHydroelasticProperties,
-                              Box, Capsule, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame,
+                              Box, Capsule, Convex, Cylinder, Ellipsoid, FramePoseVector, GeometryFrame,
                               GeometryInstance, HalfSpace, HydroelasticContactRepresentation,
                               ProximityProperties, SceneGraph, Sphere)
 from pydrake.math import RigidTransform, RollPitchYaw
@@ -96,10 +96,28 @@ CONFIGS = [
     dict(name="sphere on a rigid box", shape=dict(type="sphere", radius=0.05), eps=sphere_eps(0.05),
          reach=0.05, position=[0, 0, 0.045], rpy=[0, 0, 0],
          other=dict(kind="rigid box", size=[0.4, 0.4, 0.1], position=[0, 0, -0.05])),
+    dict(name="sphere on a rigid prism's ridge", shape=dict(type="sphere", radius=0.05),
+         eps=sphere_eps(0.05), reach=0.05, position=[0.01, 0, 0.045], rpy=[0, 0, 0],
+         other=dict(kind="rigid prism")),
     dict(name="unequal spheres (E, 3E)", shape=dict(type="sphere", radius=0.05), eps=sphere_eps(0.05),
          reach=0.05, position=[0, 0, 0], rpy=[0, 0, 0],
          other=dict(kind="compliant sphere", radius=0.04, modulus=3 * E, position=[0.005, 0.0, 0.084])),
 ]
+
+
+# The rigid prism: a 90° ridge along y at z = 0 over a base at z = −0.1, 0.2 m long, as its six
+# corners (an OBJ for both codes: contactlab's `convex` shape, Drake's Convex).
+PRISM = [(-0.1, -0.1, -0.1), (0.1, -0.1, -0.1), (0.0, -0.1, 0.0),
+         (-0.1, 0.1, -0.1), (0.1, 0.1, -0.1), (0.0, 0.1, 0.0)]
+PRISM_FACES = [(0, 2, 1), (3, 4, 5), (0, 1, 4, 3), (1, 2, 5, 4), (2, 0, 3, 5)]
+
+
+def write_prism(path):
+    with open(path, "w") as f:
+        for v in PRISM:
+            f.write("v %r %r %r\n" % v)
+        for face in PRISM_FACES:
+            f.write("f " + " ".join(str(i + 1) for i in face) + "\n")
 
 
 # ---- quadrature ----------------------------------------------------------------------------
@@ -175,12 +193,42 @@ def sphere_pair_quadrature(cfg, n):
     return -force, -torque, area
 
 
+def prism_quadrature(cfg, n):
+    """A compliant sphere on the rigid prism: ∫ p·n dA over each of the prism's two slanted
+    rectangles (the faces the sphere reaches), midpoint rule on a grid aligned with the
+    rectangle's edges, so the ridge where the pressure is cut off is a grid line."""
+    c = np.array(cfg["position"], float)
+    r = cfg["shape"]["radius"]
+    corners = np.array(PRISM)
+    force, torque, area = np.zeros(3), np.zeros(3), 0.0
+    for face in ((1, 2, 5, 4), (2, 0, 3, 5)):
+        o, a, b = corners[face[0]], corners[face[1]], corners[face[3]]
+        e1, e2 = a - o, b - o
+        normal = np.cross(e1, e2)
+        da = np.linalg.norm(normal) / (n * n)
+        normal /= np.linalg.norm(normal)
+        if np.dot(normal, o - corners.mean(0)) < 0:
+            normal = -normal
+        u = (np.arange(n) + 0.5) / n
+        for s0 in range(0, n, 512):
+            S, T = np.meshgrid(u[s0:s0 + 512], u, indexing="ij")
+            x = o + S[..., None] * e1 + T[..., None] * e2
+            p = np.maximum(E * (1 - np.linalg.norm(x - c, axis=-1) / r), 0.0)
+            w = p * da
+            force += w.sum() * normal
+            torque += np.cross((x * w[..., None]).reshape(-1, 3).sum(0), normal)
+            area += np.count_nonzero(p > 0) * da
+    # The force on the sphere (pushed out of the prism).
+    return force, torque, area
+
+
 def quadrature(cfg):
-    rule = sphere_pair_quadrature if cfg.get("other", {}).get("kind") == "compliant sphere" else plane_quadrature
+    kind = cfg.get("other", {}).get("kind")
+    rule = {"compliant sphere": sphere_pair_quadrature, "rigid prism": prism_quadrature}.get(kind, plane_quadrature)
     n, last = 1024, None
     while True:
         f, t, a = rule(cfg, n)
-        if last is not None and abs(f[2] - last[0][2]) <= 1e-7 * abs(f[2]) or n >= 16384:
+        if last is not None and np.linalg.norm(f - last[0]) <= 1e-7 * np.linalg.norm(f) or n >= 16384:
             return f, t, a
         last, n = (f, t, a), n * 2
 
@@ -205,6 +253,10 @@ def ours(cfg, res, folder):
     elif other["kind"] == "rigid box":
         ground = (f'[[body]]\nname = "ground"\nfixed = true\nposition = {other["position"]}\n'
                   f'shape = {{ type = "box", size = {other["size"]} }}\ncontact = {{ compliance = "rigid" }}\n')
+    elif other["kind"] == "rigid prism":
+        write_prism(os.path.join(folder, "prism.obj"))
+        ground = ('[[body]]\nname = "ground"\nfixed = true\n'
+                  'shape = { type = "convex", file = "prism.obj" }\ncontact = { compliance = "rigid" }\n')
     else:
         ground = (f'[[body]]\nname = "ground"\nfixed = true\nposition = {other["position"]}\n'
                   f'shape = {{ type = "sphere", radius = {other["radius"]} }}\n'
@@ -262,6 +314,8 @@ def drake(cfg, res):
         second = (HalfSpace(), RigidTransform(), rigid)
     elif other["kind"] == "rigid box":
         second = (Box(*other["size"]), RigidTransform(other["position"]), rigid)
+    elif other["kind"] == "rigid prism":
+        second = (Convex(np.array(PRISM).T, "prism"), RigidTransform(), rigid)
     else:
         props = ProximityProperties()
         AddCompliantHydroelasticProperties(res, other["modulus"], props)
@@ -321,16 +375,16 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         for cfg in CONFIGS:
             f_true, t_true, a_true = quadrature(cfg)
-            scale_t = max(np.linalg.norm(t_true), abs(f_true[2]) * 0.01)
-            print(f"\n## {cfg['name']}: quadrature F = {f_true[2]:.6f} N, |τ| = {np.linalg.norm(t_true):.6f} N·m, "
+            scale_t = max(np.linalg.norm(t_true), np.linalg.norm(f_true) * 0.01)
+            print(f"\n## {cfg['name']}: quadrature F = {np.round(f_true, 6)} N, |τ| = {np.linalg.norm(t_true):.6f} N·m, "
                   f"area = {a_true * 1e4:.4f} cm²", flush=True)
-            print("| resolution | code | F error | τ error (of max(|τ|, 1 cm·F)) | area error | polygons | µs/query |")
+            print("| resolution | code | F error (‖F − F_true‖ ÷ ‖F_true‖) | τ error (of max(‖τ‖, 1 cm·‖F‖)) | area error | polygons | µs/query |")
             print("|---|---|---|---|---|---|---|")
             rows = {"contactlab": [], "Drake": []}
             for res in resolutions:
                 for code, fn in (("contactlab", lambda: ours(cfg, res, folder)), ("Drake", lambda: drake(cfg, res))):
                     f, t, a, faces, us = fn()
-                    fe = abs(f[2] / f_true[2] - 1)
+                    fe = np.linalg.norm(f - f_true) / np.linalg.norm(f_true)
                     te = np.linalg.norm(t - t_true) / scale_t
                     ae = a / a_true - 1
                     rows[code].append((res, fe, us))
