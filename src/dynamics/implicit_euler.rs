@@ -16,7 +16,7 @@ use super::error::DynamicsError;
 use super::group_solve::{Groups, Weights, gyroscopic, set_velocity_and_advance};
 use super::world::World;
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
-use crate::math::Vector3;
+use crate::math::{Matrix3, Vector3};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -93,6 +93,15 @@ pub fn step(
     let start = y.to_vec();
     let free: Vec<usize> = (0..world.bodies.len()).filter(|&i| world.layout.offset[i].is_some()).collect();
     let gyro: Vec<Vector3> = free.iter().map(|&i| gyroscopic(world, i, &start)).collect();
+    // Each free body's world inertia at the step's start and its inverse: every iteration's
+    // residual and tolerance tests use them (the start state does not change within the step).
+    let inertia: Vec<(f64, Matrix3, Option<Matrix3>)> = free
+        .iter()
+        .map(|&i| {
+            let inertia = world.world_inertia(i, &start);
+            (world.bodies[i].mass, inertia, inertia.try_inverse())
+        })
+        .collect();
     // ΔV of the current iterate, per free body: first the previous step's when that step was
     // smooth (the accelerations carried over: exact in free flight and in steady contact),
     // else none (the explicit prediction: after an impact, carrying its velocity change over
@@ -134,11 +143,11 @@ pub fn step(
             .iter()
             .enumerate()
             .map(|(k, &i)| {
-                let (m, inertia) = (world.bodies[i].mass, world.world_inertia(i, &start));
-                (dv[k].0 * m - loads.force[i] * dt, inertia * dv[k].1 - (loads.torque[i] - gyro[k]) * dt)
+                let (m, inertia, _) = &inertia[k];
+                (dv[k].0 * *m - loads.force[i] * dt, inertia * dv[k].1 - (loads.torque[i] - gyro[k]) * dt)
             })
             .collect();
-        let norm = residual_norm(world, &free, &start, &residual);
+        let norm = residual_norm(&inertia, &residual);
         if let Some((from, direction, previous)) = &last
             && norm > previous * (1.0 - 1e-4 * fraction)
             && fraction > MIN_STEP_FRACTION
@@ -156,7 +165,7 @@ pub fn step(
         contacts.clone_from(&loads.contacts);
         // The iterate already solves the step to within Newton's tolerance: M⁻¹·R bounds the
         // update Newton would take (its matrix only adds contact stiffness and damping to M).
-        if within_tolerance(world, &free, &start, &dv, &residual) {
+        if within_tolerance(world, &free, &start, &dv, &inertia, &residual) {
             report.converged = true;
             break;
         }
@@ -220,13 +229,12 @@ pub fn step(
 const MIN_STEP_FRACTION: f64 = 1.0 / 64.0;
 
 /// √(Σ Rᵀ·M⁻¹·R): the residual in the metric of the mass matrix, comparable across
-/// bodies of any mass and size.
-fn residual_norm(world: &World, free: &[usize], y: &[f64], residual: &[BodyVelocity]) -> f64 {
+/// bodies of any mass and size (`inertia`: each free body's mass, world inertia and its inverse).
+fn residual_norm(inertia: &[(f64, Matrix3, Option<Matrix3>)], residual: &[BodyVelocity]) -> f64 {
     let mut sum = 0.0;
-    for (k, &i) in free.iter().enumerate() {
-        let (r, q) = residual[k];
-        sum += r.norm_squared() / world.bodies[i].mass;
-        if let Some(inverse) = world.world_inertia(i, y).try_inverse() {
+    for ((mass, _, inverse), (r, q)) in inertia.iter().zip(residual) {
+        sum += r.norm_squared() / mass;
+        if let Some(inverse) = inverse {
             sum += q.dot(&(inverse * q));
         }
     }
@@ -258,15 +266,15 @@ fn within_tolerance(
     free: &[usize],
     start: &[f64],
     dv: &[BodyVelocity],
+    inertia: &[(f64, Matrix3, Option<Matrix3>)],
     residual: &[BodyVelocity],
 ) -> bool {
-    let scaled: Vec<BodyVelocity> = free
+    let scaled: Vec<BodyVelocity> = inertia
         .iter()
-        .enumerate()
-        .map(|(k, &i)| {
-            let inverse = world.world_inertia(i, start).try_inverse();
-            let angular = inverse.map_or(Vector3::repeat(f64::INFINITY), |inv| inv * residual[k].1);
-            (residual[k].0 / world.bodies[i].mass, angular)
+        .zip(residual)
+        .map(|((mass, _, inverse), (r, q))| {
+            let angular = inverse.map_or(Vector3::repeat(f64::INFINITY), |inv| inv * q);
+            (r / *mass, angular)
         })
         .collect();
     update_ratio(world, free, start, dv, &scaled) <= 1.0

@@ -43,6 +43,9 @@ pub struct PairFrame<'a> {
     pub rel: RelativePose,
     /// Hydroelastic modulus of the secondary (`None` if rigid).
     pub secondary_modulus: Option<f64>,
+    /// The plane z = 0 of the secondary's frame in the primary's (its half space's boundary,
+    /// when it is one), computed once: polygons of a half-space pair each need it.
+    secondary_boundary: Plane,
 }
 
 impl<'a> PairFrame<'a> {
@@ -72,20 +75,22 @@ impl<'a> PairFrame<'a> {
             (CompliantHalfSpace { .. }, _) => return Err(PressureFieldError::TwoHalfSpaces),
             _ => return Err(PressureFieldError::RigidRigid),
         };
+        let p_from_s = p.pose.inverse() * s.pose;
         Ok(PairFrame {
             kind,
             swapped,
             primary: p,
             secondary: s,
-            p_from_s: p.pose.inverse() * s.pose,
-            rel: RelativePose::new(&(p.pose.inverse() * s.pose)),
+            p_from_s,
+            rel: RelativePose::new(&p_from_s),
             secondary_modulus: s.body.modulus,
+            secondary_boundary: Plane::new(Vector3::z(), 0.0).transformed(&p_from_s),
         })
     }
 
     /// The secondary's half-space plane z ≤ 0 in the primary's frame (inside = solid).
     pub fn secondary_plane(&self) -> Plane {
-        Plane::new(Vector3::z(), 0.0).transformed(&self.p_from_s)
+        self.secondary_boundary
     }
 
     /// The static pressure field of a compliant half space secondary, in the primary's frame.
@@ -131,7 +136,7 @@ impl<'a> PairFrame<'a> {
             let n = a.size(0).max(b.map_or(0, |b| b.size(0))) as usize;
             (n / 256).clamp(1, 64)
         };
-        let rel = RelativePose::new(&self.p_from_s);
+        let rel = self.rel;
         match self.kind {
             PairKind::MeshMesh(m, n) => pair_tasks(&m.bvh, &n.bvh, &rel, target(&m.bvh, Some(&n.bvh))),
             PairKind::MeshRigid(m, r) => pair_tasks(&m.bvh, &r.bvh, &rel, target(&m.bvh, Some(&r.bvh))),

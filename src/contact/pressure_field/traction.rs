@@ -99,19 +99,24 @@ pub fn integrate_polygon(
     }
     if kin.is_static() {
         // ∫p dA and ∫x p dA over a fan from the first vertex: for a triangle with corner
-        // pressures p_i, ∫p = A·Σp_i/3 and ∫x p = A/12·(Σ x_i p_i + Σx_i·Σp_i).
+        // pressures p_i, ∫p = A·Σp_i/3 and ∫x p = A/12·(Σ x_i p_i + Σx_i·Σp_i). The polygon
+        // lies in the plane normal to n, so each triangle's area is its cross product along n
+        // (no square root); a convex polygon's fan triangles all have one sign, fixed at the end.
         let x0 = points[0];
         let q0 = p0.value(&x0);
         let (mut int_p, mut int_xp, mut area) = (0.0, Vector3::zeros(), 0.0);
         for k in 1..m - 1 {
             let (x1, x2) = (points[k], points[k + 1]);
-            let a = 0.5 * (x1 - x0).cross(&(x2 - x0)).norm();
+            let a = 0.5 * (x1 - x0).cross(&(x2 - x0)).dot(n);
             let (q1, q2) = (p0.value(&x1), p0.value(&x2));
             let sum_p = q0 + q1 + q2;
             let sum_x = x0.coords + x1.coords + x2.coords;
             int_p += a * sum_p / 3.0;
             int_xp += (x0.coords * q0 + x1.coords * q1 + x2.coords * q2 + sum_x * sum_p) * (a / 12.0);
             area += a;
+        }
+        if area < 0.0 {
+            (int_p, int_xp, area) = (-int_p, -int_xp, -area);
         }
         // A polygon of no area (a touching point or edge, below a square picometre) carries
         // nothing: not counted as a face.
