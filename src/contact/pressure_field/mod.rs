@@ -24,6 +24,7 @@ pub use surface::{ContactPolygon, ContactSurface};
 use crate::math::{Matrix3, Point3, Vector3, Wrench};
 use nalgebra::SMatrix;
 use pair::{PairFrame, PairKind};
+use polygon_rule::BasisCache;
 use rayon::prelude::*;
 use traction::{Accumulator, Kinetics};
 
@@ -143,9 +144,10 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     let (tasks, work) = pair.tasks();
     let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
+        let mut bases = BasisCache::default();
         pair.run_task(*task, &mut |c| {
             pair.with_polygon(c, |poly, p0, n, secondary| {
-                traction::integrate_polygon(poly.points(), p0, n, secondary, kin, &mut acc);
+                traction::integrate_polygon(poly.points(), p0, n, secondary, kin, (&mut acc, &mut bases));
             });
         });
         acc

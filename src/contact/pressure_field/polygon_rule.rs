@@ -15,14 +15,20 @@ use crate::math::{Matrix3, Point3, Vector3};
 /// The area of the convex polygon `points` (in a plane with unit normal `n`) and the three
 /// points of its rule (weight area/3 each); `None` for a polygon of no area. The first point
 /// lies from the centroid towards `reference`'s projection on the plane (see [`pair_reference`]);
-/// the rule is the same for n and −n.
+/// the rule is the same for n and −n. (The queries call [`polygon_rule_in`] with the basis from
+/// a [`BasisCache`].)
+#[cfg(test)]
 pub fn polygon_rule(points: &[Point3], n: &Vector3, reference: &Vector3) -> Option<(f64, [Point3; 3])> {
+    polygon_rule_in(points, plane_basis(n, reference))
+}
+
+/// The rule of `polygon_rule` in the plane with basis (e1, e2) = `plane_basis(n, reference)`.
+pub fn polygon_rule_in(points: &[Point3], (e1, e2): (Vector3, Vector3)) -> Option<(f64, [Point3; 3])> {
     let m = points.len();
     if m < 3 {
         return None;
     }
     // In-plane coordinates relative to the first vertex (keeps digits far from the origin).
-    let (e1, e2) = plane_basis(n, reference);
     let x0 = points[0];
     let uv = |k: usize| {
         let r = points[k] - x0;
@@ -73,6 +79,28 @@ pub fn polygon_rule(points: &[Point3], n: &Vector3, reference: &Vector3) -> Opti
         centroid + e1 * u + e2 * v
     });
     Some((area, rule))
+}
+
+/// The last normal's plane basis: the polygons of a pair with a plane (a half space, a large
+/// rigid face) share their normal, and its basis costs a square root and a division.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BasisCache {
+    last: Option<(Vector3, (Vector3, Vector3))>,
+}
+
+impl BasisCache {
+    /// [`plane_basis`] of `n` about `reference` (the same for every call of one pair).
+    #[inline]
+    pub fn basis(&mut self, n: &Vector3, reference: &Vector3) -> (Vector3, Vector3) {
+        if let Some((m, basis)) = self.last
+            && m == *n
+        {
+            return basis;
+        }
+        let basis = plane_basis(n, reference);
+        self.last = Some((*n, basis));
+        basis
+    }
 }
 
 /// The reference direction of a pair's rules, in the primary's frame. Between two compliant

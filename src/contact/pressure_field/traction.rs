@@ -10,7 +10,7 @@
 //! over the polygon) and for the moment of a linear pressure. Without them, the same integrals
 //! are evaluated in closed form.
 
-use super::polygon_rule::polygon_rule;
+use super::polygon_rule::{BasisCache, polygon_rule_in};
 use crate::field::LinearField;
 use crate::math::{Matrix3, Point3, Vector3};
 use nalgebra::Matrix6;
@@ -91,7 +91,7 @@ pub fn integrate_polygon(
     n: &Vector3,
     secondary: Option<&Vector3>,
     kin: &Kinetics,
-    acc: &mut Accumulator,
+    (acc, bases): (&mut Accumulator, &mut BasisCache),
 ) {
     let m = points.len();
     if m < 3 {
@@ -131,7 +131,7 @@ pub fn integrate_polygon(
         acc.polygons += 1;
         return;
     }
-    let Some((area, rule)) = polygon_rule(points, n, &kin.reference) else { return };
+    let Some((area, rule)) = polygon_rule_in(points, bases.basis(n, &kin.reference)) else { return };
     let weight = area / 3.0;
     let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
     // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
