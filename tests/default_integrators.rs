@@ -165,3 +165,61 @@ fn a_box_on_a_20_degree_incline_sticks_and_on_35_degrees_slides_at_the_coulomb_r
         assert!((accel - expected).abs() < 0.03 * expected, "35°, E = {modulus:e}: a = {accel}");
     }
 }
+
+/// A compliant cylinder (R 0.05 m, 0.2 m long, 1 kg, E = 1e7, no dissipation) rolling down a
+/// 20° incline (μ 0.5, far above tan 20°/3 for rolling): a solid cylinder rolls without slipping
+/// at a = (2/3)·g·sin 20°. Its contact patch crosses the mesh every step, so the derivatives kept
+/// from earlier steps no longer fit; Newton must still converge in almost every step.
+#[test]
+fn a_cylinder_rolls_down_an_incline_at_the_rolling_rate_and_newton_converges() {
+    let angle: f64 = 20.0;
+    let a = angle.to_radians();
+    let (radius, depth) = (0.05, 3e-4);
+    // Incline R_y(a); the cylinder's axis (body z) along the world y: R_y(a)·R_x(90°).
+    let (c, s) = ((0.5 * a).cos(), (0.5 * a).sin());
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let q = [c * h, c * h, s * h, -s * h];
+    let text = format!(
+        r#"[sim]
+duration = 0.5
+output_dt = 0.05
+[[body]]
+name = "incline"
+fixed = true
+orientation = [{c}, 0.0, {s}, 0.0]
+shape = {{ type = "halfspace" }}
+contact = {{ compliance = "rigid", friction = 0.5 }}
+[[body]]
+name = "cylinder"
+mass = 1.0
+position = [{px}, 0.0, {pz}]
+orientation = [{q0}, {q1}, {q2}, {q3}]
+shape = {{ type = "cylinder", radius = {radius}, length = 0.2 }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = 1e7, dissipation = 0.0, friction = 0.5, resolution = 0.01 }}
+"#,
+        px = (radius - depth) * a.sin(),
+        pz = (radius - depth) * a.cos(),
+        q0 = q[0],
+        q1 = q[1],
+        q2 = q[2],
+        q3 = q[3],
+    );
+    let (traj, stats) = run_defaults(&text);
+    let rolling = 2.0 / 3.0 * 9.81 * a.sin();
+    let (t, travel, speed) = *along_slope(angle, &traj).last().unwrap();
+    let expected = 0.5 * rolling * t * t;
+    eprintln!(
+        "t = {t}: travel {travel:.5} m (rolling {expected:.5}), speed {speed:.4} m/s; {} of {} steps short of Newton's tolerance, {} evaluations",
+        stats.unconverged, stats.steps, stats.evaluations
+    );
+    assert!((travel / expected - 1.0).abs() < 0.02, "travel {travel} vs {expected}");
+    // Rolling without slipping: the spin about the world y matches the speed.
+    let spin = traj.last().unwrap().1[11];
+    assert!((spin.abs() * radius / speed - 1.0).abs() < 0.02, "ω·R = {} vs v = {speed}", spin.abs() * radius);
+    assert!(
+        stats.unconverged * 50 <= stats.steps,
+        "{} of {} steps short of the tolerance",
+        stats.unconverged,
+        stats.steps
+    );
+}

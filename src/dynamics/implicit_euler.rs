@@ -31,7 +31,13 @@ pub const MAX_NEWTON_ITERATIONS: usize = 12;
 /// CPU time, with as many Newton iterations).
 pub const DERIVATIVE_REUSE_STEPS: u32 = 32;
 
-/// Newton iterations within a step after which the derivatives are taken fresh at the iterate.
+/// Newton iterations within a step after which the derivatives are taken fresh at every
+/// iterate: a step that needs a third iteration has derivatives that no longer fit (a rolling
+/// cylinder's patch crosses its mesh every step), and Newton with fresh ones converges
+/// quadratically. Taken fresh only at the third iterate, the rolling cylinder converged
+/// linearly (θ ≈ 0.8) and missed the tolerance in 142 of 500 steps with 2573 evaluations; fresh
+/// at every iterate from the third on, 8 steps and 1482 evaluations (resting scenes, which
+/// converge in one or two iterations, are unchanged).
 const FRESH_DERIVATIVES_AFTER: usize = 2;
 
 /// The smallest convergence factor η a first update is trusted with.
@@ -129,7 +135,7 @@ pub fn step(
         for (k, &i) in free.iter().enumerate() {
             set_velocity_and_advance(world, i, &start, dv[k], dt, y);
         }
-        if iteration == FRESH_DERIVATIVES_AFTER {
+        if iteration >= FRESH_DERIVATIVES_AFTER {
             cache.pairs.clear();
         }
         let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| Arc::clone(d));
