@@ -107,21 +107,32 @@ fn a_stiff_box_comes_to_rest_at_its_static_equilibrium_for_every_modulus() {
 
 /// A compliant box set just touching a rigid incline of `angle` degrees (μ = 0.5): the ground
 /// turned about y, the box on it with the same orientation.
-fn box_on_incline(angle: f64, modulus: f64, dissipation: f64) -> String {
+/// A scene with `sim` as its `[sim]` table and a rigid incline of `angle` degrees (μ 0.5): the
+/// half space turned by R_y(angle), whose x axis points down the slope.
+fn incline(angle: f64, sim: &str) -> String {
     let a = angle.to_radians();
     let (c, s) = ((0.5 * a).cos(), (0.5 * a).sin());
-    // The incline's normal n = R_y(a)·z; the box's centre 5 cm along it.
-    let (nx, nz) = (a.sin(), a.cos());
     format!(
         r#"[sim]
-duration = 1.0
+{sim}
 [[body]]
 name = "incline"
 fixed = true
 orientation = [{c}, 0.0, {s}, 0.0]
 shape = {{ type = "halfspace" }}
 contact = {{ compliance = "rigid", friction = 0.5 }}
-[[body]]
+"#
+    )
+}
+
+fn box_on_incline(angle: f64, modulus: f64, dissipation: f64) -> String {
+    let a = angle.to_radians();
+    let (c, s) = ((0.5 * a).cos(), (0.5 * a).sin());
+    // The incline's normal n = R_y(a)·z; the box's centre 5 cm along it.
+    let (nx, nz) = (a.sin(), a.cos());
+    incline(angle, "duration = 1.0")
+        + &format!(
+            r#"[[body]]
 name = "box"
 mass = 1.0
 position = [{px}, 0.0, {pz}]
@@ -129,9 +140,9 @@ orientation = [{c}, 0.0, {s}, 0.0]
 shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
 contact = {{ compliance = "compliant", hydroelastic_modulus = {modulus:e}, dissipation = {dissipation}, friction = 0.5, resolution = 0.1 }}
 "#,
-        px = 0.05 * nx,
-        pz = 0.05 * nz,
-    )
+            px = 0.05 * nx,
+            pz = 0.05 * nz,
+        )
 }
 
 /// Distance travelled down the slope (m) and speed along it (m/s) at each output.
@@ -179,17 +190,9 @@ fn a_cylinder_rolls_down_an_incline_at_the_rolling_rate_and_newton_converges() {
     let (c, s) = ((0.5 * a).cos(), (0.5 * a).sin());
     let h = std::f64::consts::FRAC_1_SQRT_2;
     let q = [c * h, c * h, s * h, -s * h];
-    let text = format!(
-        r#"[sim]
-duration = 0.5
-output_dt = 0.05
-[[body]]
-name = "incline"
-fixed = true
-orientation = [{c}, 0.0, {s}, 0.0]
-shape = {{ type = "halfspace" }}
-contact = {{ compliance = "rigid", friction = 0.5 }}
-[[body]]
+    let text = incline(angle, "duration = 0.5\noutput_dt = 0.05")
+        + &format!(
+            r#"[[body]]
 name = "cylinder"
 mass = 1.0
 position = [{px}, 0.0, {pz}]
@@ -197,13 +200,13 @@ orientation = [{q0}, {q1}, {q2}, {q3}]
 shape = {{ type = "cylinder", radius = {radius}, length = 0.2 }}
 contact = {{ compliance = "compliant", hydroelastic_modulus = 1e7, dissipation = 0.0, friction = 0.5, resolution = 0.01 }}
 "#,
-        px = (radius - depth) * a.sin(),
-        pz = (radius - depth) * a.cos(),
-        q0 = q[0],
-        q1 = q[1],
-        q2 = q[2],
-        q3 = q[3],
-    );
+            px = (radius - depth) * a.sin(),
+            pz = (radius - depth) * a.cos(),
+            q0 = q[0],
+            q1 = q[1],
+            q2 = q[2],
+            q3 = q[3],
+        );
     let (traj, stats) = run_defaults(&text);
     let rolling = 2.0 / 3.0 * 9.81 * a.sin();
     let (t, travel, speed) = *along_slope(angle, &traj).last().unwrap();
