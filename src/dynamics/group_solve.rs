@@ -24,6 +24,9 @@ pub struct Groups {
     slot: Vec<usize>,
     /// The members (indices into `free`) of each group.
     pub members: Vec<Vec<usize>>,
+    /// For each group, the indices into `loads.derivatives` of its pairs, in their order there
+    /// (so that a group's solve visits only its own pairs: 64 resting boxes are 64 groups).
+    pairs: Vec<Vec<usize>>,
 }
 
 impl Groups {
@@ -46,8 +49,25 @@ impl Groups {
             let r = groups.root(k);
             members[r].push(k);
         }
+        // Each root's group number, in the order the groups are kept.
+        let mut group_of_root = vec![usize::MAX; free.len()];
+        let mut kept = 0;
+        for (r, m) in members.iter().enumerate() {
+            if !m.is_empty() {
+                group_of_root[r] = kept;
+                kept += 1;
+            }
+        }
+        let mut pairs = vec![Vec::new(); kept];
+        for (p, &(a, b, _)) in loads.derivatives.iter().enumerate() {
+            // A pair with a fixed body belongs to its free body's group.
+            let k = if slot[a] != usize::MAX { slot[a] } else { slot[b] };
+            if k != usize::MAX {
+                pairs[group_of_root[groups.root(k)]].push(p);
+            }
+        }
         members.retain(|m| !m.is_empty());
-        Groups { free, slot, members }
+        Groups { free, slot, members, pairs }
     }
 
     /// Solves every group at time `t`. `rhs(k)` is the right-hand side of free body `k`
@@ -63,7 +83,7 @@ impl Groups {
         let Weights { damping: dt, stiffness: stiffness_weight } = weights;
         let mut out = vec![(Vector3::zeros(), Vector3::zeros()); self.free.len()];
         let mut local = vec![usize::MAX; self.free.len()];
-        for bodies in &self.members {
+        for (bodies, pairs) in self.members.iter().zip(&self.pairs) {
             for (l, &k) in bodies.iter().enumerate() {
                 local[k] = l;
             }
@@ -84,7 +104,7 @@ impl Groups {
                 let k = self.slot[body];
                 (k != usize::MAX && local[k] != usize::MAX).then(|| local[k])
             };
-            for (pa, pb, d) in &loads.derivatives {
+            for (pa, pb, d) in pairs.iter().map(|&p| &loads.derivatives[p]) {
                 for (bi, body_i) in [(0, *pa), (6, *pb)] {
                     let Some(li) = in_group(body_i) else { continue };
                     for (bj, body_j) in [(0, *pa), (6, *pb)] {
