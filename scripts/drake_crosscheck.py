@@ -145,10 +145,18 @@ def plane_quadrature(cfg, n):
     return np.array([0.0, 0.0, fz]), np.array([tx, ty, 0.0]), area
 
 
+def sphere_pressure(x, c, r, e):
+    """E·ε of a compliant sphere (radius r about c, modulus e) at points x (…, 3), and its
+    gradient."""
+    d = x - c
+    dist = np.linalg.norm(d, axis=-1)
+    return e * (1 - dist / r), -e / r * d / dist[..., None]
+
+
 def sphere_pair_quadrature(cfg, n):
-    """Two compliant spheres: the force on the upper one by ∫∫ p·(n/n_z) dx dy over the graph of
-    the equal-pressure surface, found by bisection on each vertical line (p_a − p_b falls with
-    z between the centres)."""
+    """Two compliant spheres: the force on the lower one (the configuration's body) by
+    −∫∫ p·(n/n_z) dx dy over the graph of the equal-pressure surface, found by bisection on each
+    vertical line (p_a − p_b falls with z between the centres)."""
     o = cfg["other"]
     ca, cb = np.array(cfg["position"], float), np.array(o["position"], float)
     ra, rb, ea, eb = cfg["shape"]["radius"], o["radius"], E, o["modulus"]
@@ -162,34 +170,23 @@ def sphere_pair_quadrature(cfg, n):
     for x0 in range(0, n, 512):
         X, Y = np.meshgrid(xs[x0:x0 + 512], ys, indexing="ij")
         lo, hi = np.full_like(X, ca[2]), np.full_like(X, cb[2])
-
-        def pressures(z):
-            pa = ea * (1 - np.sqrt((X - ca[0]) ** 2 + (Y - ca[1]) ** 2 + (z - ca[2]) ** 2) / ra)
-            pb = eb * (1 - np.sqrt((X - cb[0]) ** 2 + (Y - cb[1]) ** 2 + (z - cb[2]) ** 2) / rb)
-            return pa, pb
         for _ in range(60):
             mid = 0.5 * (lo + hi)
-            pa, pb = pressures(mid)
-            up = pa > pb
+            at = np.stack([X, Y, mid], -1)
+            up = sphere_pressure(at, ca, ra, ea)[0] > sphere_pressure(at, cb, rb, eb)[0]
             lo = np.where(up, mid, lo)
             hi = np.where(up, hi, mid)
-        z = 0.5 * (lo + hi)
-        pa, pb = pressures(z)
+        pos = np.stack([X, Y, 0.5 * (lo + hi)], -1)
+        (pa, ga), (pb, gb) = sphere_pressure(pos, ca, ra, ea), sphere_pressure(pos, cb, rb, eb)
         inside = (pa > 0) & (pb > 0)
         p = np.where(inside, pa, 0.0)
         # n ∥ ∇(p_a − p_b) (from a into b); n/n_z is the area factor of the graph.
-        ga = -ea / ra * np.stack([X - ca[0], Y - ca[1], z - ca[2]], -1) / \
-            np.sqrt((X - ca[0]) ** 2 + (Y - ca[1]) ** 2 + (z - ca[2]) ** 2)[..., None]
-        gb = -eb / rb * np.stack([X - cb[0], Y - cb[1], z - cb[2]], -1) / \
-            np.sqrt((X - cb[0]) ** 2 + (Y - cb[1]) ** 2 + (z - cb[2]) ** 2)[..., None]
         g = ga - gb
         nz = g / g[..., 2:3]
-        f = (p * h * h)[..., None] * nz  # force on the lower body a is −f: b is pushed up along n
-        pos = np.stack([X, Y, z], -1)
+        f = (p * h * h)[..., None] * nz  # b is pushed up along n; a gets −f
         force += f.reshape(-1, 3).sum(0)
         torque += np.cross(pos, f).reshape(-1, 3).sum(0)
         area += (inside * np.linalg.norm(nz, axis=-1)).sum() * h * h
-    # The force on body a (the compliant sphere listed first) is −f.
     return -force, -torque, area
 
 
@@ -213,7 +210,7 @@ def prism_quadrature(cfg, n):
         for s0 in range(0, n, 512):
             S, T = np.meshgrid(u[s0:s0 + 512], u, indexing="ij")
             x = o + S[..., None] * e1 + T[..., None] * e2
-            p = np.maximum(E * (1 - np.linalg.norm(x - c, axis=-1) / r), 0.0)
+            p = np.maximum(sphere_pressure(x, c, r, E)[0], 0.0)
             w = p * da
             force += w.sum() * normal
             torque += np.cross((x * w[..., None]).reshape(-1, 3).sum(0), normal)

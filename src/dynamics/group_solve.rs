@@ -44,29 +44,20 @@ impl Groups {
                 groups.join(slot[a], slot[b]);
             }
         }
+        // Members and pairs by root, then the roots that have members.
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
+        let mut pairs: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
         for k in 0..free.len() {
-            let r = groups.root(k);
-            members[r].push(k);
+            members[groups.root(k)].push(k);
         }
-        // Each root's group number, in the order the groups are kept.
-        let mut group_of_root = vec![usize::MAX; free.len()];
-        let mut kept = 0;
-        for (r, m) in members.iter().enumerate() {
-            if !m.is_empty() {
-                group_of_root[r] = kept;
-                kept += 1;
-            }
-        }
-        let mut pairs = vec![Vec::new(); kept];
         for (p, &(a, b, _)) in loads.derivatives.iter().enumerate() {
             // A pair with a fixed body belongs to its free body's group.
             let k = if slot[a] != usize::MAX { slot[a] } else { slot[b] };
             if k != usize::MAX {
-                pairs[group_of_root[groups.root(k)]].push(p);
+                pairs[groups.root(k)].push(p);
             }
         }
-        members.retain(|m| !m.is_empty());
+        let (members, pairs) = members.into_iter().zip(pairs).filter(|(m, _)| !m.is_empty()).unzip();
         Groups { free, slot, members, pairs }
     }
 

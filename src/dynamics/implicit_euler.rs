@@ -75,6 +75,9 @@ impl DerivativeCache {
 /// A free body's (linear, angular) velocity, or a change of it, or a residual.
 type BodyVelocity = (Vector3, Vector3);
 
+/// A free body's mass, world inertia and its inverse (`None`: singular) at a step's start.
+type BodyInertia = (f64, Matrix3, Option<Matrix3>);
+
 /// What one step took.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepReport {
@@ -101,7 +104,7 @@ pub fn step(
     let gyro: Vec<Vector3> = free.iter().map(|&i| gyroscopic(world, i, &start)).collect();
     // Each free body's world inertia at the step's start and its inverse: every iteration's
     // residual and tolerance tests use them (the start state does not change within the step).
-    let inertia: Vec<(f64, Matrix3, Option<Matrix3>)> = free
+    let inertia: Vec<BodyInertia> = free
         .iter()
         .map(|&i| {
             let inertia = world.world_inertia(i, &start);
@@ -236,7 +239,7 @@ const MIN_STEP_FRACTION: f64 = 1.0 / 64.0;
 
 /// √(Σ Rᵀ·M⁻¹·R): the residual in the metric of the mass matrix, comparable across
 /// bodies of any mass and size (`inertia`: each free body's mass, world inertia and its inverse).
-fn residual_norm(inertia: &[(f64, Matrix3, Option<Matrix3>)], residual: &[BodyVelocity]) -> f64 {
+fn residual_norm(inertia: &[BodyInertia], residual: &[BodyVelocity]) -> f64 {
     let mut sum = 0.0;
     for ((mass, _, inverse), (r, q)) in inertia.iter().zip(residual) {
         sum += r.norm_squared() / mass;
@@ -272,7 +275,7 @@ fn within_tolerance(
     free: &[usize],
     start: &[f64],
     dv: &[BodyVelocity],
-    inertia: &[(f64, Matrix3, Option<Matrix3>)],
+    inertia: &[BodyInertia],
     residual: &[BodyVelocity],
 ) -> bool {
     let scaled: Vec<BodyVelocity> = inertia

@@ -344,13 +344,10 @@ mod tests {
     /// tet leaves nothing; and it says so for most pairs that miss (else it spares nothing).
     #[test]
     fn separated_pairs_clip_to_nothing() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        use proptest::prelude::RngExt;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut rnd = move || rng.random::<f64>() - 0.5;
         let (mut apart, mut missed) = (0, 0);
         for _ in 0..20_000 {
             let mut point = || Point3::new(rnd(), rnd(), rnd() * 0.3);
