@@ -114,6 +114,11 @@ pub fn evaluate_pair_with_derivatives(
     let pair = PairFrame::new(a, b)?;
     let kin = kinetics(&pair, options, true, stiffness);
     let acc = accumulate(&pair, &kin);
+    if acc.polygons == 0 {
+        // Not touching: no derivatives to map (most candidate pairs of a scene, most steps).
+        let zero = SMatrix::<f64, 12, 12>::zeros();
+        return Ok((pair_wrench(&pair, &acc), zero, stiffness.then_some(zero)));
+    }
     let (ref_p, ref_s) = if pair.swapped { (refs.1, refs.0) } else { refs };
     let chain = WorldChain::new(&pair, ref_p, ref_s);
     let jacobian = chain.c * acc.jacobian * chain.b;

@@ -106,6 +106,9 @@ impl PressureFieldModel {
         match refs {
             Some(refs) => {
                 let (w, j, k) = pf::evaluate_pair_with_derivatives(sa, sb, refs, &self.options, stiffness)?;
+                if w.faces == 0 {
+                    return Ok((w, None));
+                }
                 // Boxed: the matrices are large, and most queries carry none.
                 Ok((w, Some(Box::new((j, k)))))
             }
