@@ -133,6 +133,17 @@ pub fn integrate_polygon(
     }
     let Some((area, rule)) = polygon_rule_in(points, bases.basis(n, &kin.reference)) else { return };
     let weight = area / 3.0;
+    if !kin.jacobian && !kin.stiffness {
+        let sums = rule_sums(&rule, weight, p0, n, kin);
+        acc.force += sums.force;
+        acc.torque += sums.torque;
+        acc.elastic_force += n * sums.int_p;
+        acc.elastic_torque += sums.int_xp.cross(n);
+        acc.area += area;
+        acc.polygons += 1;
+        acc.dissipation_power += sums.power;
+        return;
+    }
     let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
     // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
     let (mut m0, mut m1, mut m2) = (0.0, Vector3::zeros(), Matrix3::zeros());
@@ -171,6 +182,40 @@ pub fn integrate_polygon(
     acc.area += area;
     acc.polygons += 1;
     acc.dissipation_power += power;
+}
+
+/// A rule's weighted sums without derivatives.
+struct RuleSums {
+    force: Vector3,
+    torque: Vector3,
+    power: f64,
+    int_p: f64,
+    int_xp: Vector3,
+}
+
+/// The sums of [`integrate_polygon`]'s loop for a query without derivatives, in the same
+/// operations and order (bit-identical), kept out of the derivative code so that the hot
+/// force-only path stays in registers.
+#[inline(never)]
+fn rule_sums(rule: &[Point3; 3], weight: f64, p0: &LinearField, n: &Vector3, kin: &Kinetics) -> RuleSums {
+    let mut sums = RuleSums {
+        force: Vector3::zeros(),
+        torque: Vector3::zeros(),
+        power: 0.0,
+        int_p: 0.0,
+        int_xp: Vector3::zeros(),
+    };
+    for x in rule {
+        let q0 = p0.value(x);
+        let (t, v) = traction(x, q0, n, kin);
+        let t = t * weight;
+        sums.force += t;
+        sums.torque += x.coords.cross(&t);
+        sums.power += (t - n * (q0 * weight)).dot(&v);
+        sums.int_p += q0 * weight;
+        sums.int_xp += x.coords * (q0 * weight);
+    }
+    sums
 }
 
 /// The traction (Pa) at point x with static pressure `p0`, and the relative velocity there.
