@@ -8,6 +8,9 @@
 use crate::math::{Isometry3, Matrix3, Plane, Point3, Vector3};
 use smallvec::SmallVec;
 
+/// Task roots of a query: most queries are one task, kept off the heap.
+pub type Tasks<T> = SmallVec<[T; 4]>;
+
 /// Relative growth of boxes in overlap tests (see `Obb::overlaps_centered`): far above
 /// round-off, far below any gap that matters.
 const OVERLAP_MARGIN: f64 = 1e-9;
@@ -272,16 +275,16 @@ impl Bvh {
     /// Splits the traversal of `self` against `other` into about `target` independent tasks
     /// (pairs of nodes whose boxes overlap), in a deterministic order that does not depend on
     /// the number of threads. Each task is finished with [`Bvh::pairs_from`].
-    pub fn pair_tasks(&self, other: &Bvh, rel: &RelativePose, target: usize) -> Vec<(u32, u32)> {
+    pub fn pair_tasks(&self, other: &Bvh, rel: &RelativePose, target: usize) -> Tasks<(u32, u32)> {
         if self.nodes.is_empty() || other.nodes.is_empty() {
-            return Vec::new();
+            return Tasks::new();
         }
-        let mut frontier = vec![(0u32, 0u32)];
+        let mut frontier: Tasks<(u32, u32)> = smallvec::smallvec![(0u32, 0u32)];
         if !self.overlap(other, rel, 0, 0) {
-            return Vec::new();
+            return Tasks::new();
         }
         while frontier.len() < target {
-            let mut next = Vec::with_capacity(frontier.len() * 4);
+            let mut next = Tasks::with_capacity(frontier.len() * 4);
             let mut grew = false;
             for &(a, b) in &frontier {
                 let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
@@ -362,6 +365,7 @@ impl Bvh {
 
     /// Calls `visit(i)` for every primitive whose box reaches below or into `plane`
     /// (`min signed ≤ 0`); with `crossing_only`, only those whose box also reaches above it.
+    /// May visit others too (see [`Bvh::plane_from`]): callers test each primitive.
     pub fn below_plane(&self, plane: &Plane, crossing_only: bool, visit: &mut impl FnMut(u32)) {
         if !self.nodes.is_empty() {
             self.plane_from(plane, crossing_only, 0, visit);
@@ -370,13 +374,13 @@ impl Bvh {
 
     /// Splits a plane query into about `target` subtrees (deterministic order), each finished
     /// with [`Bvh::plane_from`].
-    pub fn plane_tasks(&self, plane: &Plane, crossing_only: bool, target: usize) -> Vec<u32> {
-        let mut frontier = vec![0u32];
+    pub fn plane_tasks(&self, plane: &Plane, crossing_only: bool, target: usize) -> Tasks<u32> {
+        let mut frontier: Tasks<u32> = smallvec::smallvec![0u32];
         if self.nodes.is_empty() || !self.plane_hit(plane, crossing_only, 0) {
-            return Vec::new();
+            return Tasks::new();
         }
         while frontier.len() < target {
-            let mut next = Vec::with_capacity(frontier.len() * 2);
+            let mut next = Tasks::with_capacity(frontier.len() * 2);
             let mut grew = false;
             for &a in &frontier {
                 let n = &self.nodes[a as usize];
@@ -399,21 +403,63 @@ impl Bvh {
         frontier
     }
 
-    /// Calls `visit(i)` for every primitive below node `start` that the plane query keeps.
+    /// Calls `visit(i)` for every primitive below node `start` that the plane query keeps: a
+    /// superset of those whose boxes reach the plane (below [`SCAN_LEAVES`] primitives, all of
+    /// them once `start`'s box does), so callers test each primitive itself.
     pub fn plane_from(&self, plane: &Plane, crossing_only: bool, start: u32, visit: &mut impl FnMut(u32)) {
-        let mut stack: SmallVec<[u32; 64]> = SmallVec::new();
-        stack.push(start);
-        while let Some(a) = stack.pop() {
-            if !self.plane_hit(plane, crossing_only, a) {
-                continue;
+        // A fixed stack: a node's children are tested before they are pushed, so it holds at
+        // most one pending sibling per level (the hierarchy is far shallower than 64).
+        let mut stack = [0u32; 64];
+        let mut len = 0;
+        if !self.plane_hit(plane, crossing_only, start) {
+            return;
+        }
+        let size = self.nodes[start as usize].size as usize;
+        if size <= SCAN_LEAVES {
+            // A small subtree: every primitive, in the traversal's order (its leaves lie in
+            // depth-first order in the node array), without testing the boxes below `start`:
+            // for a handful of primitives (a box's 12 tets) the boxes cost more than they spare.
+            let nodes = &self.nodes[start as usize..start as usize + 2 * size - 1];
+            for n in nodes {
+                if n.right == u32::MAX {
+                    visit(n.primitive);
+                }
             }
+            return;
+        }
+        let mut a = start;
+        loop {
             let n = &self.nodes[a as usize];
             if n.right == u32::MAX {
                 visit(n.primitive);
             } else {
-                stack.push(n.right);
-                stack.push(a + 1);
+                let (left, right) = (a + 1, n.right);
+                match (
+                    self.plane_hit(plane, crossing_only, left),
+                    self.plane_hit(plane, crossing_only, right),
+                ) {
+                    (true, true) => {
+                        stack[len] = right;
+                        len += 1;
+                        a = left;
+                        continue;
+                    }
+                    (true, false) => {
+                        a = left;
+                        continue;
+                    }
+                    (false, true) => {
+                        a = right;
+                        continue;
+                    }
+                    (false, false) => {}
+                }
             }
+            if len == 0 {
+                return;
+            }
+            len -= 1;
+            a = stack[len];
         }
     }
 
@@ -423,6 +469,10 @@ impl Bvh {
         !(lo > 0.0 || (crossing_only && hi < 0.0))
     }
 }
+
+/// Subtrees of at most this many primitives are visited whole by [`Bvh::plane_from`] once
+/// their root's box reaches the plane.
+const SCAN_LEAVES: usize = 16;
 
 /// X_AB with its rotation as a matrix, computed once per query rather than per box test.
 #[derive(Clone, Copy, Debug)]

@@ -139,42 +139,64 @@ pub fn edge_point(a: &Point3, b: &Point3, da: f64, db: f64) -> Point3 {
 /// The section of a tet by a plane (`signed = 0`): a triangle or a quadrilateral, or empty.
 /// Vertices come in a consistent cycle; orientation is not fixed.
 pub fn tet_section(tet: &[Point3; 4], plane: &Plane) -> Polygon {
-    let d = [plane.signed(&tet[0]), plane.signed(&tet[1]), plane.signed(&tet[2]), plane.signed(&tet[3])];
-    let below: [bool; 4] = [d[0] < 0.0, d[1] < 0.0, d[2] < 0.0, d[3] < 0.0];
-    let count = below.iter().filter(|&&b| b).count();
-    let mut out = Polygon::default();
-    match count {
-        1 | 3 => {
-            // The lone vertex on one side; the section is the triangle on its three edges.
-            let lone = (0..4).find(|&i| below[i] == (count == 1)).unwrap_or(0);
-            for k in 0..4 {
-                if k != lone {
-                    out.push(edge_point(&tet[lone], &tet[k], d[lone], d[k]));
+    let section = TetSection::new(tet, plane);
+    Polygon::from_points(section.points())
+}
+
+/// A tet's section by a plane on the stack: at most four points (a [`Polygon`] reserves room
+/// for clipping, which a half-space query never does).
+#[derive(Clone, Copy, Debug)]
+pub struct TetSection {
+    points: [Point3; 4],
+    len: usize,
+}
+
+impl TetSection {
+    /// The section of `tet` by `plane`, as [`tet_section`].
+    #[inline]
+    pub fn new(tet: &[Point3; 4], plane: &Plane) -> TetSection {
+        let d = [plane.signed(&tet[0]), plane.signed(&tet[1]), plane.signed(&tet[2]), plane.signed(&tet[3])];
+        let below: [bool; 4] = [d[0] < 0.0, d[1] < 0.0, d[2] < 0.0, d[3] < 0.0];
+        let count = below.iter().filter(|&&b| b).count();
+        let e = |i: usize, j: usize| edge_point(&tet[i], &tet[j], d[i], d[j]);
+        match count {
+            1 | 3 => {
+                // The lone vertex on one side; the section is the triangle on its three edges.
+                let lone = (0..4).find(|&i| below[i] == (count == 1)).unwrap_or(0);
+                let mut points = [tet[lone]; 4];
+                let mut len = 0;
+                for k in 0..4 {
+                    if k != lone {
+                        points[len] = e(lone, k);
+                        len += 1;
+                    }
                 }
+                TetSection { points, len }
             }
-        }
-        2 => {
-            let mut lo = [0usize; 2];
-            let mut hi = [0usize; 2];
-            let (mut nl, mut nh) = (0, 0);
-            for i in 0..4 {
-                if below[i] {
-                    lo[nl] = i;
-                    nl += 1;
-                } else {
-                    hi[nh] = i;
-                    nh += 1;
+            2 => {
+                let mut lo = [0usize; 2];
+                let mut hi = [0usize; 2];
+                let (mut nl, mut nh) = (0, 0);
+                for i in 0..4 {
+                    if below[i] {
+                        lo[nl] = i;
+                        nl += 1;
+                    } else {
+                        hi[nh] = i;
+                        nh += 1;
+                    }
                 }
+                let points = [e(lo[0], hi[0]), e(lo[0], hi[1]), e(lo[1], hi[1]), e(lo[1], hi[0])];
+                TetSection { points, len: 4 }
             }
-            let e = |i: usize, j: usize| edge_point(&tet[i], &tet[j], d[i], d[j]);
-            out.push(e(lo[0], hi[0]));
-            out.push(e(lo[0], hi[1]));
-            out.push(e(lo[1], hi[1]));
-            out.push(e(lo[1], hi[0]));
+            _ => TetSection { points: *tet, len: 0 },
         }
-        _ => {}
     }
-    out
+
+    #[inline]
+    pub fn points(&self) -> &[Point3] {
+        &self.points[..self.len]
+    }
 }
 
 /// Calls `keep` with each tet of a decomposition of the part of `tet` inside `plane`

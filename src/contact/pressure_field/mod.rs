@@ -152,7 +152,7 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
         let mut bases = BasisCache::default();
         pair.run_task(*task, &mut |c| {
             pair.with_polygon(c, |poly, p0, n, secondary| {
-                traction::integrate_polygon(poly.points(), p0, n, secondary, kin, (&mut acc, &mut bases));
+                traction::integrate_polygon(poly, p0, n, secondary, kin, (&mut acc, &mut bases));
             });
         });
         acc
@@ -284,9 +284,9 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
     for c in candidates {
         pair.with_polygon(c, |poly, p0, n, _| {
             let normal = pose.rotation * n * flip;
-            let mut vertices: Vec<_> = poly.points().iter().map(|x| pose * x).collect();
+            let mut vertices: Vec<_> = poly.iter().map(|x| pose * x).collect();
             // Round-off can leave −1e−9 Pa on the surface, where p0 = 0.
-            let mut pressure: Vec<f64> = poly.points().iter().map(|x| p0.value(x).max(0.0)).collect();
+            let mut pressure: Vec<f64> = poly.iter().map(|x| p0.value(x).max(0.0)).collect();
             // Counter-clockwise about the reported normal.
             let area: Vector3 = (1..vertices.len() - 1)
                 .map(|k| (vertices[k] - vertices[0]).cross(&(vertices[k + 1] - vertices[0])))

@@ -7,8 +7,8 @@
 use super::PressureFieldError;
 use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
 use crate::field::LinearField;
-use crate::geometry::bvh::{Bvh, RelativePose};
-use crate::geometry::clip::{Polygon, tet_section};
+use crate::geometry::bvh::{Bvh, RelativePose, Tasks};
+use crate::geometry::clip::{Polygon, TetSection, tet_section};
 use crate::math::{Isometry3, Plane, Point3, Twist, Vector3};
 
 /// A body, its pose in the world and its velocity.
@@ -128,7 +128,7 @@ impl<'a> PairFrame<'a> {
 
     /// Splits the candidate search into independent tasks (deterministic, independent of the
     /// number of threads), and estimates the work as the number of primitives they cover.
-    pub fn tasks(&self) -> (Vec<(u32, u32)>, u64) {
+    pub fn tasks(&self) -> (Tasks<(u32, u32)>, u64) {
         // About one task per 256 primitives of the larger body, at most 64: small queries stay
         // one task (no splitting overhead), large ones get enough tasks to balance threads.
         // Depends only on the meshes, never on the thread count.
@@ -184,7 +184,7 @@ impl<'a> PairFrame<'a> {
     pub fn with_polygon(
         &self,
         (i, j): (u32, u32),
-        visit: impl FnOnce(&Polygon, &LinearField, &Vector3, Option<&Vector3>),
+        visit: impl FnOnce(&[Point3], &LinearField, &Vector3, Option<&Vector3>),
     ) -> Option<()> {
         let x = &self.p_from_s;
         match self.kind {
@@ -213,7 +213,7 @@ impl<'a> PairFrame<'a> {
                         return None;
                     }
                 }
-                visit(&poly, &fp, &normal, Some(&fs.gradient));
+                visit(poly.points(), &fp, &normal, Some(&fs.gradient));
                 Some(())
             }
             PairKind::MeshRigid(m, r) => {
@@ -238,27 +238,28 @@ impl<'a> PairFrame<'a> {
                         return None;
                     }
                 }
-                visit(&poly, &m.pressure[i as usize], &normal, None);
+                visit(poly.points(), &m.pressure[i as usize], &normal, None);
                 Some(())
             }
             PairKind::MeshRigidHalfSpace(m) => {
                 let plane = self.secondary_plane();
-                let poly = tet_section(&m.mesh.tet(i as usize), &plane);
-                (!poly.is_empty()).then(|| visit(&poly, &m.pressure[i as usize], &plane.normal, None))
+                let section = TetSection::new(&m.mesh.tet(i as usize), &plane);
+                let points = section.points();
+                (!points.is_empty()).then(|| visit(points, &m.pressure[i as usize], &plane.normal, None))
             }
             PairKind::MeshCompliantHalfSpace(m, k) => {
                 let fp = m.pressure[i as usize];
                 let fs = self.half_space_field(k);
                 let (plane, normal) = equilibrium_plane(&fp, &fs)?;
                 let poly = tet_section(&m.mesh.tet(i as usize), &plane).clip(&self.secondary_plane());
-                (!poly.is_empty()).then(|| visit(&poly, &fp, &normal, Some(&fs.gradient)))
+                (!poly.is_empty()).then(|| visit(poly.points(), &fp, &normal, Some(&fs.gradient)))
             }
             PairKind::HalfSpaceRigid(k, r) => {
                 let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
                 let poly = Polygon::from_points(&[a, b, c]).clip(&Plane::new(Vector3::z(), 0.0));
                 let normal = (b - a).cross(&(c - a)).try_normalize(0.0)?;
                 let fp = LinearField { gradient: Vector3::new(0.0, 0.0, -k), offset: 0.0 };
-                (!poly.is_empty()).then(|| visit(&poly, &fp, &normal, None))
+                (!poly.is_empty()).then(|| visit(poly.points(), &fp, &normal, None))
             }
         }
     }
@@ -290,14 +291,14 @@ fn separated(tet: &[Point3; 4], [a, b, c]: [Point3; 3], normal: &Vector3, tolera
     })
 }
 
-fn pair_tasks(a: &Bvh, b: &Bvh, rel: &RelativePose, target: usize) -> (Vec<(u32, u32)>, u64) {
+fn pair_tasks(a: &Bvh, b: &Bvh, rel: &RelativePose, target: usize) -> (Tasks<(u32, u32)>, u64) {
     let tasks = a.pair_tasks(b, rel, target);
     let work = tasks.iter().map(|&(i, j)| u64::from(a.size(i) + b.size(j))).sum();
     (tasks, work)
 }
 
-fn plane_tasks(a: &Bvh, plane: &Plane, crossing_only: bool, target: usize) -> (Vec<(u32, u32)>, u64) {
-    let tasks: Vec<(u32, u32)> =
+fn plane_tasks(a: &Bvh, plane: &Plane, crossing_only: bool, target: usize) -> (Tasks<(u32, u32)>, u64) {
+    let tasks: Tasks<(u32, u32)> =
         a.plane_tasks(plane, crossing_only, target).into_iter().map(|i| (i, 0)).collect();
     let work = tasks.iter().map(|&(i, _)| u64::from(a.size(i))).sum();
     (tasks, work)

@@ -98,37 +98,7 @@ pub fn integrate_polygon(
         return;
     }
     if kin.is_static() {
-        // ∫p dA and ∫x p dA over a fan from the first vertex: for a triangle with corner
-        // pressures p_i, ∫p = A·Σp_i/3 and ∫x p = A/12·(Σ x_i p_i + Σx_i·Σp_i). The polygon
-        // lies in the plane normal to n, so each triangle's area is its cross product along n
-        // (no square root); a convex polygon's fan triangles all have one sign, fixed at the end.
-        let x0 = points[0];
-        let q0 = p0.value(&x0);
-        let (mut int_p, mut int_xp, mut area) = (0.0, Vector3::zeros(), 0.0);
-        for k in 1..m - 1 {
-            let (x1, x2) = (points[k], points[k + 1]);
-            let a = 0.5 * (x1 - x0).cross(&(x2 - x0)).dot(n);
-            let (q1, q2) = (p0.value(&x1), p0.value(&x2));
-            let sum_p = q0 + q1 + q2;
-            let sum_x = x0.coords + x1.coords + x2.coords;
-            int_p += a * sum_p / 3.0;
-            int_xp += (x0.coords * q0 + x1.coords * q1 + x2.coords * q2 + sum_x * sum_p) * (a / 12.0);
-            area += a;
-        }
-        if area < 0.0 {
-            (int_p, int_xp, area) = (-int_p, -int_xp, -area);
-        }
-        // A polygon of no area (a touching point or edge, below a square picometre) carries
-        // nothing: not counted as a face.
-        if area <= 1e-24 {
-            return;
-        }
-        acc.force += n * int_p;
-        acc.torque += int_xp.cross(n);
-        acc.elastic_force += n * int_p;
-        acc.elastic_torque += int_xp.cross(n);
-        acc.area += area;
-        acc.polygons += 1;
+        static_polygon(points, p0, n, acc);
         return;
     }
     let Some((area, rule)) = polygon_rule_in(points, bases.basis(n, &kin.reference)) else { return };
@@ -182,6 +152,46 @@ pub fn integrate_polygon(
     acc.area += area;
     acc.polygons += 1;
     acc.dissipation_power += power;
+}
+
+/// The static part of [`integrate_polygon`] (no velocity-dependent terms): ∫p dA and ∫x p dA
+/// in closed form, in a small function of its own.
+#[inline(never)]
+fn static_polygon(points: &[Point3], p0: &LinearField, n: &Vector3, acc: &mut Accumulator) {
+    // ∫p dA and ∫x p dA over a fan from the first vertex: for a triangle with corner
+    // pressures p_i, ∫p = A·Σp_i/3 and ∫x p = A/12·(Σ x_i p_i + Σx_i·Σp_i). The polygon
+    // lies in the plane normal to n, so each triangle's area is its cross product along n
+    // (no square root); a convex polygon's fan triangles all have one sign, fixed at the end.
+    // (Each vertex's pressure is evaluated once, and the constant factors applied once per
+    // polygon: sums of 2A·Σp and 2A·(Σ x_i p_i + Σx_i·Σp_i).)
+    let x0 = points[0].coords;
+    let q0 = p0.value(&points[0]);
+    let (mut x1, mut q1) = (points[1].coords, p0.value(&points[1]));
+    let (mut sum_ap, mut sum_axp, mut twice_area) = (0.0, Vector3::zeros(), 0.0);
+    for x2 in &points[2..] {
+        let (x2, q2) = (x2.coords, p0.value(x2));
+        let a = (x1 - x0).cross(&(x2 - x0)).dot(n);
+        let sum_p = q0 + q1 + q2;
+        sum_ap += a * sum_p;
+        sum_axp += (x0 * q0 + x1 * q1 + x2 * q2 + (x0 + x1 + x2) * sum_p) * a;
+        twice_area += a;
+        (x1, q1) = (x2, q2);
+    }
+    let (mut int_p, mut int_xp, mut area) = (sum_ap / 6.0, sum_axp / 24.0, 0.5 * twice_area);
+    if area < 0.0 {
+        (int_p, int_xp, area) = (-int_p, -int_xp, -area);
+    }
+    // A polygon of no area (a touching point or edge, below a square picometre) carries
+    // nothing: not counted as a face.
+    if area <= 1e-24 {
+        return;
+    }
+    acc.force += n * int_p;
+    acc.torque += int_xp.cross(n);
+    acc.elastic_force += n * int_p;
+    acc.elastic_torque += int_xp.cross(n);
+    acc.area += area;
+    acc.polygons += 1;
 }
 
 /// A rule's weighted sums without derivatives.
