@@ -15,7 +15,13 @@ The quadrature: contact with a rigid plane z = 0 integrates E·ε over the body'
 plane (ε the analytic extent, the same definitions in both codes: docs/pressure_field.md) with a
 composite midpoint rule on a fine grid, refined until two grids agree to 1e-7; two compliant
 spheres integrate the pressure on their equal-pressure surface, found by bisection along each
-vertical line of the grid, as a graph z(x, y).
+vertical line of the grid, as a graph z(x, y). Two compliant boxes: exact, from the analytic
+fields (linear on each face pyramid; each pair of pyramids meets in one plane polygon), keeping
+only the polygons across which the gradients oppose, as both codes define the surface (the
+full equal-pressure set differs: by 8e-4 of the force in the configuration here).
+
+Where Drake does not reach 0.1% within the sweep, it also runs at finer hints (EXTRA), so
+that the ratio is measured rather than bounded where it can be.
 """
 import json
 import math
@@ -37,6 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("CONTACTLAB", os.path.join(ROOT, "target", "release", "contactlab"))
 E = 1e5
 RESOLUTIONS = [0.02, 0.014, 0.01, 0.007, 0.005, 0.0035, 0.0025, 0.00175, 0.00125]
+# Drake only, where it has not reached 0.1% at the finest of RESOLUTIONS.
+EXTRA = [0.000875, 0.000625]
 THRESHOLDS = [1e-3, 1e-4, 1e-5]
 POLY = HydroelasticContactRepresentation.kPolygon
 
@@ -99,6 +107,10 @@ CONFIGS = [
     dict(name="sphere on a rigid prism's ridge", shape=dict(type="sphere", radius=0.05),
          eps=sphere_eps(0.05), reach=0.05, position=[0.01, 0, 0.045], rpy=[0, 0, 0],
          other=dict(kind="rigid prism")),
+    dict(name="rotated boxes (E, 2E)", shape=dict(type="box", size=[0.1, 0.1, 0.1]),
+         eps=box_eps([0.1, 0.1, 0.1]), reach=0.05, position=[0, 0, 0], rpy=[0, 0, 0],
+         other=dict(kind="compliant box", size=[0.1, 0.1, 0.1], modulus=2 * E, position=[0.01, 0.0, 0.095],
+                    rpy=[0.03, 0.0, math.pi / 6])),
     dict(name="unequal spheres (E, 3E)", shape=dict(type="sphere", radius=0.05), eps=sphere_eps(0.05),
          reach=0.05, position=[0, 0, 0], rpy=[0, 0, 0],
          other=dict(kind="compliant sphere", radius=0.04, modulus=3 * E, position=[0.005, 0.0, 0.084])),
@@ -190,6 +202,77 @@ def sphere_pair_quadrature(cfg, n):
     return -force, -torque, area
 
 
+def box_faces(size, centre, rot, modulus):
+    """A compliant box's pressure as six linear pieces p_j(x) = k·(alpha_j + beta_j·x), one per
+    face (its distance to the face, scaled by k = E / smallest half-size): p = min_j p_j inside."""
+    h = np.array(size) / 2.0
+    k = modulus / h.min()
+    beta = np.concatenate([-rot.T, rot.T])  # rows: world gradients of h_k − q_k, h_k + q_k
+    alpha = np.concatenate([h, h]) - beta @ np.array(centre, float)
+    return k * alpha, k * beta
+
+
+def clip_polygon(points, normal, offset):
+    """The part of a convex polygon (rows of `points`) where normal·x + offset ≤ 0."""
+    out = []
+    for i in range(len(points)):
+        p, q = points[i], points[(i + 1) % len(points)]
+        dp, dq = normal @ p + offset, normal @ q + offset
+        if dp <= 0:
+            out.append(p)
+        if (dp < 0 < dq) or (dq < 0 < dp):
+            out.append(p + (q - p) * (dp / (dp - dq)))
+    return np.array(out)
+
+
+def box_pair_quadrature(cfg, n=None):
+    """Two compliant boxes, integrated exactly from the analytic fields: each box's pressure is
+    linear on each of its six face pyramids (where that face is the nearest), so the contact
+    surface is, for each pair of pyramids (one per box), the plane where the two linear
+    pressures are equal, within both pyramids. Each such polygon is cut from a large square by
+    the pyramids' twelve bounding planes and kept where the gradients oppose across it
+    (∇p_A·n > 0 > ∇p_B·n, n = (∇p_A − ∇p_B)/|·| from B into A: the contact surface's
+    definition, as in both codes); the force on A is ∫ p·n dA, exact for the linear p."""
+    o = cfg["other"]
+    pieces = [box_faces(cfg["shape"]["size"], cfg["position"], rotation(cfg["rpy"]), E),
+              box_faces(o["size"], o["position"], rotation(o["rpy"]), o["modulus"])]
+
+    def region(alpha, beta, j):
+        # Where piece j is the smallest and positive: (p_j − p_i) ≤ 0 for i ≠ j, −p_j ≤ 0.
+        planes = [(beta[j] - beta[i], alpha[j] - alpha[i]) for i in range(6) if i != j]
+        return planes + [(-beta[j], -alpha[j])]
+    force, torque, area = np.zeros(3), np.zeros(3), 0.0
+    (aa, ba), (ab, bb) = pieces
+    for i in range(6):
+        for j in range(6):
+            g = ba[i] - bb[j]
+            if np.linalg.norm(g) == 0 or ba[i] @ g <= 0 or bb[j] @ g >= 0:
+                continue
+            nrm = g / np.linalg.norm(g)
+            # The plane g·x + (aa_i − ab_j) = 0: a large square in it, then the twelve cuts.
+            x0 = -nrm * (aa[i] - ab[j]) / np.linalg.norm(g)
+            e1 = np.cross(nrm, [1.0, 0.0, 0.0] if abs(nrm[0]) < 0.9 else [0.0, 1.0, 0.0])
+            e1 /= np.linalg.norm(e1)
+            e2 = np.cross(nrm, e1)
+            poly = np.array([x0 + 10 * (sx * e1 + sy * e2) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            for normal, offset in region(aa, ba, i) + region(ab, bb, j):
+                if len(poly) < 3:
+                    break
+                poly = clip_polygon(poly, normal, offset)
+            if len(poly) < 3:
+                continue
+            p = aa[i] + poly @ ba[i]
+            for t in range(1, len(poly) - 1):
+                tri, pt = poly[[0, t, t + 1]], p[[0, t, t + 1]]
+                a = 0.5 * abs(np.cross(tri[1] - tri[0], tri[2] - tri[0]) @ nrm)
+                int_p = a * pt.sum() / 3
+                int_xp = a / 12 * ((tri * pt[:, None]).sum(0) + tri.sum(0) * pt.sum())
+                force += int_p * nrm
+                torque += np.cross(int_xp, nrm)
+                area += a
+    return force, torque, area
+
+
 def prism_quadrature(cfg, n):
     """A compliant sphere on the rigid prism: ∫ p·n dA over each of the prism's two slanted
     rectangles (the faces the sphere reaches), midpoint rule on a grid aligned with the
@@ -221,11 +304,18 @@ def prism_quadrature(cfg, n):
 
 def quadrature(cfg):
     kind = cfg.get("other", {}).get("kind")
-    rule = {"compliant sphere": sphere_pair_quadrature, "rigid prism": prism_quadrature}.get(kind, plane_quadrature)
+    # Two boxes: exact (their fields are linear on each face pyramid). Otherwise the rule,
+    # refined until two grids agree to 1e-7.
+    if kind == "compliant box":
+        return box_pair_quadrature(cfg)
+    rule, finest = {"compliant sphere": (sphere_pair_quadrature, 16384), "rigid prism": (prism_quadrature, 16384)
+                    }.get(kind, (plane_quadrature, 16384))
     n, last = 1024, None
     while True:
         f, t, a = rule(cfg, n)
-        if last is not None and np.linalg.norm(f - last[0]) <= 1e-7 * np.linalg.norm(f) or n >= 16384:
+        if last is not None and np.linalg.norm(f - last[0]) <= 1e-7 * np.linalg.norm(f) or n >= finest:
+            if last is not None:
+                print(f"(quadrature: grids {n // 2} and {n} agree to {np.linalg.norm(f - last[0]) / np.linalg.norm(f):.1e})")
             return f, t, a
         last, n = (f, t, a), n * 2
 
@@ -254,6 +344,10 @@ def ours(cfg, res, folder):
         write_prism(os.path.join(folder, "prism.obj"))
         ground = ('[[body]]\nname = "ground"\nfixed = true\n'
                   'shape = { type = "convex", file = "prism.obj" }\ncontact = { compliance = "rigid" }\n')
+    elif other["kind"] == "compliant box":
+        ground = (f'[[body]]\nname = "ground"\nfixed = true\nposition = {other["position"]}\n'
+                  f'orientation = {quaternion(other["rpy"])}\nshape = {{ type = "box", size = {other["size"]} }}\n'
+                  f'contact = {{ compliance = "compliant", hydroelastic_modulus = {other["modulus"]}, resolution = {res} }}\n')
     else:
         ground = (f'[[body]]\nname = "ground"\nfixed = true\nposition = {other["position"]}\n'
                   f'shape = {{ type = "sphere", radius = {other["radius"]} }}\n'
@@ -313,6 +407,10 @@ def drake(cfg, res):
         second = (Box(*other["size"]), RigidTransform(other["position"]), rigid)
     elif other["kind"] == "rigid prism":
         second = (Convex(np.array(PRISM).T, "prism"), RigidTransform(), rigid)
+    elif other["kind"] == "compliant box":
+        props = ProximityProperties()
+        AddCompliantHydroelasticProperties(res, other["modulus"], props)
+        second = (Box(*other["size"]), RigidTransform(RollPitchYaw(*other["rpy"]), other["position"]), props)
     else:
         props = ProximityProperties()
         AddCompliantHydroelasticProperties(res, other["modulus"], props)
@@ -378,15 +476,23 @@ def main():
             print("| resolution | code | F error (‖F − F_true‖ ÷ ‖F_true‖) | τ error (of max(‖τ‖, 1 cm·‖F‖)) | area error | polygons | µs/query |")
             print("|---|---|---|---|---|---|---|")
             rows = {"contactlab": [], "Drake": []}
+
+            def measure(code, res):
+                f, t, a, faces, us = ours(cfg, res, folder) if code == "contactlab" else drake(cfg, res)
+                fe = np.linalg.norm(f - f_true) / np.linalg.norm(f_true)
+                te = np.linalg.norm(t - t_true) / scale_t
+                ae = a / a_true - 1
+                rows[code].append((res, fe, us))
+                print(f"| {res} | {code} | {fe * 100:.4f}% | {te * 100:.4f}% | {ae * 100:+.3f}% | {faces} | {us:.1f} |",
+                      flush=True)
             for res in resolutions:
-                for code, fn in (("contactlab", lambda: ours(cfg, res, folder)), ("Drake", lambda: drake(cfg, res))):
-                    f, t, a, faces, us = fn()
-                    fe = np.linalg.norm(f - f_true) / np.linalg.norm(f_true)
-                    te = np.linalg.norm(t - t_true) / scale_t
-                    ae = a / a_true - 1
-                    rows[code].append((res, fe, us))
-                    print(f"| {res} | {code} | {fe * 100:.4f}% | {te * 100:.4f}% | {ae * 100:+.3f}% | {faces} | {us:.1f} |",
-                          flush=True)
+                measure("contactlab", res)
+                measure("Drake", res)
+            # Drake at finer hints where it has not reached 0.1%: a measured ratio, not a bound.
+            for res in ([] if quick else EXTRA):
+                if any(r[1] <= THRESHOLDS[0] for r in rows["Drake"]):
+                    break
+                measure("Drake", res)
             closer = sum(1 for o, d in zip(rows["contactlab"], rows["Drake"]) if o[1] <= d[1])
             line = [cfg["name"]]
             for th in THRESHOLDS:
@@ -398,7 +504,8 @@ def main():
                 if o and d:
                     line.append(f"{o[2]:.1f} @{o[0]} vs {d[2]:.1f} @{d[0]}: {d[2] / o[2]:.1f}×")
                 elif o:
-                    line.append(f"{o[2]:.1f} @{o[0]} vs — (Drake > {th * 100:g}% at {resolutions[-1]})")
+                    res, err, us = rows["Drake"][-1]
+                    line.append(f"{o[2]:.1f} @{o[0]} vs never (Drake {err * 100:.3f}% at {res}, {us:.1f}): > {us / o[2]:.1f}×")
                 else:
                     line.append("—")
             line.append(f"contactlab at {closer} of {len(resolutions)}")
