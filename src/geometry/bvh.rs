@@ -309,7 +309,9 @@ impl Bvh {
         frontier
     }
 
-    /// Calls `visit(i, j)` for every pair of overlapping primitives below the node pair `start`.
+    /// Calls `visit(i, j)` for every pair of overlapping primitives below the node pair `start`:
+    /// a superset of the pairs whose boxes overlap (between small subtrees, those whose
+    /// axis-aligned bounds in `self`'s frame do), so callers test each pair itself.
     pub fn pairs_from(
         &self,
         other: &Bvh,
@@ -317,6 +319,13 @@ impl Bvh {
         start: (u32, u32),
         visit: &mut impl FnMut(u32, u32),
     ) {
+        let (size_a, size_b) = (self.nodes[start.0 as usize].size, other.nodes[start.1 as usize].size);
+        if (size_a as usize) * (size_b as usize) <= SCAN_PAIRS {
+            if self.overlap(other, rel, start.0, start.1) {
+                self.scan_pairs(other, rel, start, visit);
+            }
+            return;
+        }
         // On the stack: a query runs this thousands of times a second.
         let mut stack: SmallVec<[(u32, u32); 64]> = SmallVec::new();
         stack.push(start);
@@ -341,6 +350,52 @@ impl Bvh {
             } else {
                 stack.push((a, nb.right));
                 stack.push((a, b + 1));
+            }
+        }
+    }
+
+    /// Every pair of leaves below the node pair `start` whose bounds overlap, in depth-first
+    /// order of `self`'s leaves, then `other`'s: for two small subtrees (two boxes' 12 tets
+    /// each) the oriented-box tests of a traversal cost more than the primitive tests they
+    /// spare. The bounds are the leaves' boxes' axis-aligned bounds in `self`'s frame, grown by
+    /// more than the traversal's margin, so no pair the traversal would keep is missed.
+    fn scan_pairs(
+        &self,
+        other: &Bvh,
+        rel: &RelativePose,
+        start: (u32, u32),
+        visit: &mut impl FnMut(u32, u32),
+    ) {
+        fn leaves(bvh: &Bvh, node: u32) -> SmallVec<[&Node; 16]> {
+            let first = node as usize;
+            let count = 2 * bvh.nodes[first].size as usize - 1;
+            bvh.nodes[first..first + count].iter().filter(|n| n.right == u32::MAX).collect()
+        }
+        let (mine, theirs) = (leaves(self, start.0), leaves(other, start.1));
+        let largest = |nodes: &[&Node]| nodes.iter().map(|n| n.obb.half.max()).fold(0.0, f64::max);
+        // The traversal grows both boxes by OVERLAP_MARGIN·(sum of their largest halves) along
+        // their axes: at most √3 times that along a frame axis. Twice that, for round-off.
+        let grow = 2.0 * 3f64.sqrt() * OVERLAP_MARGIN * (largest(&mine) + largest(&theirs));
+        let bounds = |obb: &Obb, rotation: &Matrix3, center: Vector3| {
+            let axes = rotation * obb.axes;
+            let ext =
+                Vector3::from_fn(|i, _| (0..3).map(|j| axes[(i, j)].abs() * obb.half[j]).sum::<f64>() + grow);
+            (center - ext, center + ext)
+        };
+        let placed: SmallVec<[(u32, Vector3, Vector3); 16]> = theirs
+            .iter()
+            .map(|n| {
+                let (lo, hi) =
+                    bounds(&n.obb, &rel.rotation, rel.rotation * n.obb.center.coords + rel.translation);
+                (n.primitive, lo, hi)
+            })
+            .collect();
+        for n in &mine {
+            let (lo, hi) = bounds(&n.obb, &Matrix3::identity(), n.obb.center.coords);
+            for (j, lo_b, hi_b) in &placed {
+                if (0..3).all(|k| lo[k] <= hi_b[k] && lo_b[k] <= hi[k]) {
+                    visit(n.primitive, *j);
+                }
             }
         }
     }
@@ -469,6 +524,10 @@ impl Bvh {
         !(lo > 0.0 || (crossing_only && hi < 0.0))
     }
 }
+
+/// Node pairs whose subtrees hold at most this many primitive pairs are scanned by
+/// [`Bvh::pairs_from`] rather than traversed.
+const SCAN_PAIRS: usize = 256;
 
 /// Subtrees of at most this many primitives are visited whole by [`Bvh::plane_from`] once
 /// their root's box reaches the plane.
