@@ -7,7 +7,7 @@ each code's time per query at the coarsest resolution reaching 0.1%, 0.01% and 0
 error, their ratio, and which code is closer to the truth at equal resolution.
 
 Run with the anchor venv (../shared/anchors/setup.sh installs pydrake):
-    ~/.cache/contactlab-anchors/bin/python scripts/drake_crosscheck.py [--quick]
+    ~/.cache/contactlab-anchors/bin/python scripts/drake_crosscheck.py [--quick] [--only TEXT]
 or scripts/drake_crosscheck.sh, which builds contactlab first. contactlab runs on one thread
 (RAYON_NUM_THREADS=1), as Drake does.
 
@@ -465,10 +465,12 @@ def drake(cfg, res):
 
 def main():
     quick = "--quick" in sys.argv
+    # --only TEXT: the configurations whose name contains TEXT.
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
     resolutions = RESOLUTIONS[:5:2] if quick else RESOLUTIONS
     summary = []
     with tempfile.TemporaryDirectory() as folder:
-        for cfg in CONFIGS:
+        for cfg in (c for c in CONFIGS if only in c["name"]):
             f_true, t_true, a_true = quadrature(cfg)
             scale_t = max(np.linalg.norm(t_true), np.linalg.norm(f_true) * 0.01)
             print(f"\n## {cfg['name']}: quadrature F = {np.round(f_true, 6)} N, |τ| = {np.linalg.norm(t_true):.6f} N·m, "
@@ -493,7 +495,10 @@ def main():
                 if any(r[1] <= THRESHOLDS[0] for r in rows["Drake"]):
                     break
                 measure("Drake", res)
-            closer = sum(1 for o, d in zip(rows["contactlab"], rows["Drake"]) if o[1] <= d[1])
+            # Errors within 1e-12 of each other are ties (both exact, to round-off).
+            pairs = list(zip(rows["contactlab"], rows["Drake"]))
+            closer = sum(1 for o, d in pairs if o[1] < d[1] - 1e-12)
+            ties = sum(1 for o, d in pairs if abs(o[1] - d[1]) <= 1e-12)
             line = [cfg["name"]]
             for th in THRESHOLDS:
                 cells = []
@@ -508,7 +513,7 @@ def main():
                     line.append(f"{o[2]:.1f} @{o[0]} vs never (Drake {err * 100:.3f}% at {res}, {us:.1f}): > {us / o[2]:.1f}×")
                 else:
                     line.append("—")
-            line.append(f"contactlab at {closer} of {len(resolutions)}")
+            line.append(f"contactlab at {closer} of {len(resolutions)}" + (f", equal at {ties}" if ties else ""))
             summary.append(line)
     print("\n| configuration | ≤ 0.1%: ours vs Drake µs/query (÷) | ≤ 0.01% | ≤ 0.001% | closer to the truth at equal resolution |")
     print("|---|---|---|---|---|")
