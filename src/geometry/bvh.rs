@@ -459,8 +459,8 @@ impl Bvh {
     }
 
     /// Calls `visit(i)` for every primitive below node `start` that the plane query keeps: a
-    /// superset of those whose boxes reach the plane (below [`SCAN_LEAVES`] primitives, all of
-    /// them once `start`'s box does), so callers test each primitive itself.
+    /// superset of those whose boxes reach the plane (in subtrees of at most 16 primitives, all
+    /// of them once `start`'s box does), so callers test each primitive itself.
     pub fn plane_from(&self, plane: &Plane, crossing_only: bool, start: u32, visit: &mut impl FnMut(u32)) {
         // A fixed stack: a node's children are tested before they are pushed, so it holds at
         // most one pending sibling per level (the hierarchy is far shallower than 64).
