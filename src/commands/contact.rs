@@ -59,13 +59,26 @@ pub fn query(
     poses: &[(Isometry3, Twist)],
     pairs: &[(usize, usize)],
 ) -> Result<Vec<Option<PairContact>>> {
-    let origin = Point3::origin();
     let mut out = Vec::with_capacity(pairs.len());
+    query_into(model, poses, pairs, &mut out)?;
+    Ok(out)
+}
+
+/// [`query`] into `out` (cleared first): `--repeat` reuses one vector, so that it times the
+/// queries rather than the allocation of their results.
+fn query_into(
+    model: &ContactModel,
+    poses: &[(Isometry3, Twist)],
+    pairs: &[(usize, usize)],
+    out: &mut Vec<Option<PairContact>>,
+) -> Result<()> {
+    let origin = Point3::origin();
+    out.clear();
     for &pair in pairs {
         let c = model.evaluate(pair, poses, (&origin, &origin), Derivatives::None)?;
         out.push(c.map(|(c, _)| c));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Runs the command and returns the report (printing is the caller's).
@@ -85,7 +98,8 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     let mut results = named(query(&model, &poses, &pairs))?;
     let start = Instant::now();
     for _ in 0..args.repeat {
-        results = named(query(&model, &poses, &pairs))?;
+        query_into(&model, &poses, &pairs, &mut results)
+            .context("evaluating the contacts at the initial state")?;
     }
     let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / args.repeat as f64;
 

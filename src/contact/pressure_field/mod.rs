@@ -147,12 +147,18 @@ fn reorder(m: &SMatrix<f64, 12, 12>, swapped: bool) -> SMatrix<f64, 12, 12> {
 /// Integrates every polygon of a pair in its primary frame.
 fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     let (tasks, work) = pair.tasks();
+    // Decided once per query: no velocity-dependent terms, closed-form polygon integrals.
+    let fixed = kin.is_static();
     let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
         let mut bases = BasisCache::default();
         pair.run_task(*task, &mut |c| {
             pair.with_polygon(c, |poly, p0, n, secondary| {
-                traction::integrate_polygon(poly, p0, n, secondary, kin, (&mut acc, &mut bases));
+                if fixed {
+                    traction::static_polygon(poly, p0, n, &mut acc);
+                } else {
+                    traction::integrate_polygon(poly, p0, n, secondary, kin, (&mut acc, &mut bases));
+                }
             });
         });
         acc
@@ -180,12 +186,19 @@ fn pair_wrench(pair: &PairFrame, acc: &Accumulator) -> PairWrench {
         let on_primary = Wrench { force, torque }.transformed(&pair.primary.pose);
         if pair.swapped { -on_primary } else { on_primary }
     };
+    let wrench = on_a(acc.force, acc.torque);
+    // Without velocity-dependent terms the elastic part is the whole (one transform spared).
+    let elastic = if (acc.elastic_force, acc.elastic_torque) == (acc.force, acc.torque) {
+        wrench
+    } else {
+        on_a(acc.elastic_force, acc.elastic_torque)
+    };
     PairWrench {
-        wrench: on_a(acc.force, acc.torque),
+        wrench,
         area: acc.area,
         faces: acc.polygons,
         dissipation_power: acc.dissipation_power,
-        elastic: on_a(acc.elastic_force, acc.elastic_torque),
+        elastic,
     }
 }
 

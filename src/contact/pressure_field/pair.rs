@@ -9,7 +9,7 @@ use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
 use crate::field::LinearField;
 use crate::geometry::bvh::{Bvh, RelativePose, Tasks};
 use crate::geometry::clip::{Polygon, TetSection, tet_section};
-use crate::math::{Isometry3, Plane, Point3, Twist, Vector3};
+use crate::math::{Isometry3, Matrix3, Plane, Point3, Twist, Vector3};
 
 /// A body, its pose in the world and its velocity.
 #[derive(Clone, Copy, Debug)]
@@ -39,7 +39,8 @@ pub struct PairFrame<'a> {
     pub secondary: BodyState<'a>,
     /// X_PS: the secondary's frame in the primary's frame.
     pub p_from_s: Isometry3,
-    /// X_PS with its rotation as a matrix (cheaper to apply many times).
+    /// X_PS with its rotation as a matrix (cheaper to apply many times), for mesh–mesh and
+    /// mesh–rigid-mesh pairs; other kinds do not use it (identity rotation).
     pub rel: RelativePose,
     /// Hydroelastic modulus of the secondary (`None` if rigid).
     pub secondary_modulus: Option<f64>,
@@ -76,13 +77,18 @@ impl<'a> PairFrame<'a> {
             _ => return Err(PressureFieldError::RigidRigid),
         };
         let p_from_s = p.pose.inverse() * s.pose;
+        // The rotation as a matrix serves the mesh–mesh traversals only.
+        let rel = match kind {
+            PairKind::MeshMesh(..) | PairKind::MeshRigid(..) => RelativePose::new(&p_from_s),
+            _ => RelativePose { rotation: Matrix3::identity(), translation: p_from_s.translation.vector },
+        };
         Ok(PairFrame {
             kind,
             swapped,
             primary: p,
             secondary: s,
             p_from_s,
-            rel: RelativePose::new(&p_from_s),
+            rel,
             secondary_modulus: s.body.modulus,
             secondary_boundary: Plane::new(Vector3::z(), 0.0).transformed(&p_from_s),
         })

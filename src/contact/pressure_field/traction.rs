@@ -157,7 +157,10 @@ pub fn integrate_polygon(
 /// The static part of [`integrate_polygon`] (no velocity-dependent terms): ∫p dA and ∫x p dA
 /// in closed form, in a small function of its own.
 #[inline(never)]
-fn static_polygon(points: &[Point3], p0: &LinearField, n: &Vector3, acc: &mut Accumulator) {
+pub fn static_polygon(points: &[Point3], p0: &LinearField, n: &Vector3, acc: &mut Accumulator) {
+    if points.len() < 3 {
+        return;
+    }
     // ∫p dA and ∫x p dA over a fan from the first vertex: for a triangle with corner
     // pressures p_i, ∫p = A·Σp_i/3 and ∫x p = A/12·(Σ x_i p_i + Σx_i·Σp_i). The polygon
     // lies in the plane normal to n, so each triangle's area is its cross product along n
