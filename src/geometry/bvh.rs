@@ -310,8 +310,9 @@ impl Bvh {
     }
 
     /// Calls `visit(i, j)` for every pair of overlapping primitives below the node pair `start`:
-    /// a superset of the pairs whose boxes overlap (between small subtrees, those whose
-    /// axis-aligned bounds in `self`'s frame do), so callers test each pair itself.
+    /// the pairs whose boxes overlap, or between small subtrees those whose axis-aligned bounds
+    /// in `self`'s frame do (more pairs; callers test each pair itself). The order is
+    /// deterministic: the traversal's, or the scan's (see `scan_pairs`).
     pub fn pairs_from(
         &self,
         other: &Bvh,
@@ -358,7 +359,10 @@ impl Bvh {
     /// order of `self`'s leaves, then `other`'s: for two small subtrees (two boxes' 12 tets
     /// each) the oriented-box tests of a traversal cost more than the primitive tests they
     /// spare. The bounds are the leaves' boxes' axis-aligned bounds in `self`'s frame, grown by
-    /// more than the traversal's margin, so no pair the traversal would keep is missed.
+    /// more than the traversal's margin: they keep every pair whose grown boxes overlap. (The
+    /// oriented test also keeps, through its round-off allowance on nearly parallel edges,
+    /// pairs apart by up to about 1e-8 of their size; those are beyond every caller's own
+    /// tolerance, so dropping them changes nothing.)
     fn scan_pairs(
         &self,
         other: &Bvh,
