@@ -225,7 +225,22 @@ def clip_polygon(points, normal, offset):
     return np.array(out)
 
 
-def box_pair_quadrature(cfg, n=None):
+def polygon_integrals(points, pressure, normal):
+    """Force p·n, torque about the origin and area of a planar convex polygon (rows of
+    `points`, unit `normal`) with a linear pressure given at its corners: exact, by a fan of
+    triangles (∫p = A·Σp/3, ∫x p = A/12·(Σ x_i p_i + Σx_i·Σp_i) per triangle)."""
+    points, pressure = np.asarray(points, float), np.asarray(pressure, float)
+    int_p, int_xp, area = 0.0, np.zeros(3), 0.0
+    for t in range(1, len(points) - 1):
+        tri, pt = points[[0, t, t + 1]], pressure[[0, t, t + 1]]
+        a = 0.5 * np.linalg.norm(np.cross(tri[1] - tri[0], tri[2] - tri[0]))
+        int_p += a * pt.sum() / 3
+        int_xp += a / 12 * ((tri * pt[:, None]).sum(0) + tri.sum(0) * pt.sum())
+        area += a
+    return int_p * normal, np.cross(int_xp, normal), area
+
+
+def box_pair_quadrature(cfg):
     """Two compliant boxes, integrated exactly from the analytic fields: each box's pressure is
     linear on each of its six face pyramids (where that face is the nearest), so the contact
     surface is, for each pair of pyramids (one per box), the plane where the two linear
@@ -261,15 +276,8 @@ def box_pair_quadrature(cfg, n=None):
                 poly = clip_polygon(poly, normal, offset)
             if len(poly) < 3:
                 continue
-            p = aa[i] + poly @ ba[i]
-            for t in range(1, len(poly) - 1):
-                tri, pt = poly[[0, t, t + 1]], p[[0, t, t + 1]]
-                a = 0.5 * abs(np.cross(tri[1] - tri[0], tri[2] - tri[0]) @ nrm)
-                int_p = a * pt.sum() / 3
-                int_xp = a / 12 * ((tri * pt[:, None]).sum(0) + tri.sum(0) * pt.sum())
-                force += int_p * nrm
-                torque += np.cross(int_xp, nrm)
-                area += a
+            f, t, a = polygon_integrals(poly, aa[i] + poly @ ba[i], nrm)
+            force, torque, area = force + f, torque + t, area + a
     return force, torque, area
 
 
@@ -407,14 +415,14 @@ def drake(cfg, res):
         second = (Box(*other["size"]), RigidTransform(other["position"]), rigid)
     elif other["kind"] == "rigid prism":
         second = (Convex(np.array(PRISM).T, "prism"), RigidTransform(), rigid)
-    elif other["kind"] == "compliant box":
-        props = ProximityProperties()
-        AddCompliantHydroelasticProperties(res, other["modulus"], props)
-        second = (Box(*other["size"]), RigidTransform(RollPitchYaw(*other["rpy"]), other["position"]), props)
     else:
         props = ProximityProperties()
         AddCompliantHydroelasticProperties(res, other["modulus"], props)
-        second = (Sphere(other["radius"]), RigidTransform(other["position"]), props)
+        if other["kind"] == "compliant box":
+            pose = RigidTransform(RollPitchYaw(*other["rpy"]), other["position"])
+            second = (Box(*other["size"]), pose, props)
+        else:
+            second = (Sphere(other["radius"]), RigidTransform(other["position"]), props)
     first = (drake_shape(cfg["shape"]), RigidTransform(RollPitchYaw(*cfg["rpy"]), cfg["position"]), soft)
     frames = []
     for i, (shape, pose, props) in enumerate([first, second]):
@@ -446,17 +454,8 @@ def drake(cfg, res):
             poly = mesh.element(k)
             verts = [mesh.vertex(poly.vertex(j)) for j in range(poly.num_vertices())]
             press = [field.EvaluateAtVertex(poly.vertex(j)) for j in range(poly.num_vertices())]
-            n = np.array(mesh.face_normal(k))
-            # Exact for a linear pressure: a fan of triangles.
-            for j in range(1, len(verts) - 1):
-                x = [np.array(verts[0]), np.array(verts[j]), np.array(verts[j + 1])]
-                p = [press[0], press[j], press[j + 1]]
-                a = 0.5 * np.linalg.norm(np.cross(x[1] - x[0], x[2] - x[0]))
-                int_p = a * sum(p) / 3
-                int_xp = a / 12 * (sum(xi * pi for xi, pi in zip(x, p)) + sum(x) * sum(p))
-                force += sign * int_p * n
-                torque += sign * np.cross(int_xp, n)
-                area += a
+            f, t, a = polygon_integrals(verts, press, np.array(mesh.face_normal(k)))
+            force, torque, area = force + sign * f, torque + sign * t, area + a
             faces += 1
     return force, torque, area, faces, micros
 

@@ -139,13 +139,16 @@ impl Obb {
 
     /// The axis-aligned bounds of this box after `pose`.
     pub fn aabb(&self, pose: &Isometry3) -> (Point3, Point3) {
-        let axes = pose.rotation.to_rotation_matrix().matrix() * self.axes;
+        let ext = self.extents(pose.rotation.to_rotation_matrix().matrix());
         let c = pose * self.center;
-        let mut ext = Vector3::zeros();
-        for i in 0..3 {
-            ext[i] = (0..3).map(|j| axes[(i, j)].abs() * self.half[j]).sum();
-        }
         (c - ext, c + ext)
+    }
+
+    /// The half extents along the frame's axes of this box turned by `rotation`.
+    #[inline]
+    fn extents(&self, rotation: &Matrix3) -> Vector3 {
+        let axes = rotation * self.axes;
+        Vector3::from_fn(|i, _| (0..3).map(|j| axes[(i, j)].abs() * self.half[j]).sum())
     }
 }
 
@@ -381,9 +384,7 @@ impl Bvh {
         // their axes: at most √3 times that along a frame axis. Twice that, for round-off.
         let grow = 2.0 * 3f64.sqrt() * OVERLAP_MARGIN * (largest(&mine) + largest(&theirs));
         let bounds = |obb: &Obb, rotation: &Matrix3, center: Vector3| {
-            let axes = rotation * obb.axes;
-            let ext =
-                Vector3::from_fn(|i, _| (0..3).map(|j| axes[(i, j)].abs() * obb.half[j]).sum::<f64>() + grow);
+            let ext = obb.extents(rotation).add_scalar(grow);
             (center - ext, center + ext)
         };
         let placed: SmallVec<[(u32, Vector3, Vector3); 16]> = theirs

@@ -68,6 +68,29 @@ pub struct Accumulator {
     pub stiffness: Matrix6<f64>,
 }
 
+impl Accumulator {
+    /// Adds one polygon of `area` with normal `n`: its wrench (force, torque about the frame
+    /// origin), its static pressure's ∫p dA and ∫x p dA (the elastic part, −∇U), and the power
+    /// of its dissipative tractions.
+    #[inline]
+    fn add_polygon(
+        &mut self,
+        n: &Vector3,
+        area: f64,
+        (force, torque): (Vector3, Vector3),
+        (int_p, int_xp): (f64, Vector3),
+        power: f64,
+    ) {
+        self.force += force;
+        self.torque += torque;
+        self.elastic_force += n * int_p;
+        self.elastic_torque += int_xp.cross(n);
+        self.area += area;
+        self.polygons += 1;
+        self.dissipation_power += power;
+    }
+}
+
 impl std::ops::AddAssign for Accumulator {
     fn add_assign(&mut self, o: Accumulator) {
         self.force += o.force;
@@ -84,7 +107,9 @@ impl std::ops::AddAssign for Accumulator {
 
 /// Adds the traction integral of one convex polygon with pressure `p0` and unit normal `n`;
 /// `secondary` is the secondary body's pressure gradient there (primary frame), `None` when it
-/// is rigid.
+/// is rigid. For kinetics with velocity-dependent terms or derivatives: a query whose
+/// [`Kinetics::is_static`] holds integrates its polygons with [`static_polygon`] instead (the
+/// caller decides once per query).
 pub fn integrate_polygon(
     points: &[Point3],
     p0: &LinearField,
@@ -93,25 +118,11 @@ pub fn integrate_polygon(
     kin: &Kinetics,
     (acc, bases): (&mut Accumulator, &mut BasisCache),
 ) {
-    let m = points.len();
-    if m < 3 {
-        return;
-    }
-    if kin.is_static() {
-        static_polygon(points, p0, n, acc);
-        return;
-    }
     let Some((area, rule)) = polygon_rule_in(points, bases.basis(n, &kin.reference)) else { return };
     let weight = area / 3.0;
     if !kin.jacobian && !kin.stiffness {
         let sums = rule_sums(&rule, weight, p0, n, kin);
-        acc.force += sums.force;
-        acc.torque += sums.torque;
-        acc.elastic_force += n * sums.int_p;
-        acc.elastic_torque += sums.int_xp.cross(n);
-        acc.area += area;
-        acc.polygons += 1;
-        acc.dissipation_power += sums.power;
+        acc.add_polygon(n, area, (sums.force, sums.torque), (sums.int_p, sums.int_xp), sums.power);
         return;
     }
     let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
@@ -145,17 +156,11 @@ pub fn integrate_polygon(
     if let Some(surface) = &surface {
         surface.add_elastic(&mut acc.stiffness, &p0.gradient, (m0, &m1, &m2));
     }
-    acc.force += force;
-    acc.torque += torque;
-    acc.elastic_force += n * int_p;
-    acc.elastic_torque += int_xp.cross(n);
-    acc.area += area;
-    acc.polygons += 1;
-    acc.dissipation_power += power;
+    acc.add_polygon(n, area, (force, torque), (int_p, int_xp), power);
 }
 
-/// The static part of [`integrate_polygon`] (no velocity-dependent terms): ∫p dA and ∫x p dA
-/// in closed form, in a small function of its own.
+/// Adds one polygon of a static query (no velocity-dependent terms, no derivatives): ∫p dA and
+/// ∫x p dA in closed form.
 #[inline(never)]
 pub fn static_polygon(points: &[Point3], p0: &LinearField, n: &Vector3, acc: &mut Accumulator) {
     if points.len() < 3 {
@@ -189,12 +194,7 @@ pub fn static_polygon(points: &[Point3], p0: &LinearField, n: &Vector3, acc: &mu
     if area <= 1e-24 {
         return;
     }
-    acc.force += n * int_p;
-    acc.torque += int_xp.cross(n);
-    acc.elastic_force += n * int_p;
-    acc.elastic_torque += int_xp.cross(n);
-    acc.area += area;
-    acc.polygons += 1;
+    acc.add_polygon(n, area, (n * int_p, int_xp.cross(n)), (int_p, int_xp), 0.0);
 }
 
 /// A rule's weighted sums without derivatives.
