@@ -5,7 +5,7 @@ use super::OutputError;
 use super::number::Shortest;
 use crate::math::{Isometry3, Twist, Wrench};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{SyncSender, sync_channel};
@@ -374,13 +374,15 @@ enum Field<'a> {
     Empty,
 }
 
-/// A buffered CSV file; `BufWriter` flushes what is left when it is dropped.
+/// A buffered CSV file. Rows are formatted straight into its buffer (a `BufWriter` would take
+/// each formatted block by a second copy), which goes to disk when it fills, on `flush` and
+/// when the file is dropped.
 #[derive(Debug)]
 struct CsvFile {
     path: PathBuf,
-    out: BufWriter<File>,
-    /// The row being written (reused: rows are many and short).
-    line: Vec<u8>,
+    file: File,
+    /// Formatted rows not yet written.
+    buffer: Vec<u8>,
 }
 
 /// Bytes buffered per file before they are written (a row of 64 bodies is about 12 kB).
@@ -389,8 +391,7 @@ const BUFFER_BYTES: usize = 1 << 18;
 impl CsvFile {
     fn create(path: &Path, columns: &[&str]) -> Result<Self, OutputError> {
         let file = File::create(path).map_err(OutputError::io(path))?;
-        let out = BufWriter::with_capacity(BUFFER_BYTES, file);
-        let mut csv = Self { path: path.to_path_buf(), out, line: Vec::with_capacity(256) };
+        let mut csv = Self { path: path.to_path_buf(), file, buffer: Vec::with_capacity(BUFFER_BYTES) };
         let header: Vec<Field> = columns.iter().map(|c| Field::Text(c)).collect();
         csv.row(&header)?;
         // The header goes out at once so even a run that dies in its first step leaves
@@ -405,15 +406,30 @@ impl CsvFile {
 
     /// Appends one row per item, formatted by `format` (given the item's index).
     fn rows<T>(&mut self, items: &[T], format: impl Fn(usize, &T, &mut Vec<u8>)) -> Result<(), OutputError> {
-        self.line.clear();
         for (k, item) in items.iter().enumerate() {
-            format(k, item, &mut self.line);
+            format(k, item, &mut self.buffer);
         }
-        self.out.write_all(&self.line).map_err(OutputError::io(&self.path))
+        if self.buffer.len() >= BUFFER_BYTES { self.write_buffer() } else { Ok(()) }
+    }
+
+    /// Writes the buffered rows to the file.
+    fn write_buffer(&mut self) -> Result<(), OutputError> {
+        let written = self.file.write_all(&self.buffer);
+        self.buffer.clear();
+        written.map_err(OutputError::io(&self.path))
     }
 
     fn flush(&mut self) -> Result<(), OutputError> {
-        self.out.flush().map_err(OutputError::io(&self.path))
+        self.write_buffer()?;
+        self.file.flush().map_err(OutputError::io(&self.path))
+    }
+}
+
+impl Drop for CsvFile {
+    fn drop(&mut self) {
+        // Rows formatted before a failure elsewhere are kept; a write error here has no one
+        // to report to (`flush` reports them).
+        let _ = self.file.write_all(&self.buffer);
     }
 }
 
@@ -425,6 +441,8 @@ fn formatted(x: f64) -> Vec<u8> {
 }
 
 fn format_row(line: &mut Vec<u8>, fields: &[Field]) {
+    // One capacity check per row rather than per field: a number is at most 24 bytes.
+    line.reserve(fields.len() * 25 + 1);
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {
             line.push(b',');

@@ -12,10 +12,17 @@ impl Shortest {
     /// Appends the text to `out` (what `Display` writes, without the formatter's overhead: data
     /// files hold millions of numbers).
     pub(super) fn append_to(self, out: &mut Vec<u8>) {
+        // Exact zeros are common (fixed bodies, bodies at rest): no digit search for them.
+        if self.0.to_bits() == 0 {
+            out.push(b'0');
+            return;
+        }
         let mut buffer = zmij::Buffer::new();
         let (head, tail) = self.pieces(&mut buffer);
         out.extend_from_slice(head.as_bytes());
-        out.extend_from_slice(tail.as_bytes());
+        if !tail.is_empty() {
+            out.extend_from_slice(tail.as_bytes());
+        }
     }
 
     /// The text in two pieces (an exponent's "+" dropped between them), formatted in `buffer`.

@@ -21,6 +21,7 @@ use super::error::DynamicsError;
 use super::world::World;
 use crate::contact::model::PairContact;
 use crate::math::{Point3, Vector3};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// The share of a pair's exact U that the estimated error of the work tracked since may reach
@@ -94,26 +95,38 @@ impl ElasticTracker {
     }
 
     /// Computes U exactly again for the pairs that need it ([`ElasticTracker`]; all of them
-    /// with `all`), with `exact` giving a touching pair's U at the current state.
+    /// with `all`), with `exact` giving a touching pair's U at the current state (pairs in
+    /// parallel: each is several contact queries).
     pub fn correct(
         &mut self,
         contacts: &[PairContact],
         all: bool,
-        exact: impl Fn(&PairContact) -> Result<f64, DynamicsError>,
+        exact: impl Fn(&PairContact) -> Result<f64, DynamicsError> + Sync,
     ) -> Result<(), DynamicsError> {
-        for c in contacts.iter().filter(|c| is_tracked(c)) {
+        let due: Vec<&PairContact> = contacts
+            .iter()
+            .filter(|c| is_tracked(c))
+            .filter(|c| {
+                self.pairs.get(&(c.a, c.b)).is_some_and(|pair| {
+                    all || match pair.exact {
+                        None => true,
+                        Some(u) => pair.error > RETRACK_FRACTION * u.abs(),
+                    }
+                })
+            })
+            .collect();
+        let values: Vec<Result<f64, DynamicsError>> = if due.len() > 1 {
+            due.par_iter().map(|c| exact(c)).collect()
+        } else {
+            due.iter().map(|c| exact(c)).collect()
+        };
+        for (c, u) in due.iter().zip(values) {
+            let u = u?;
             let Some(pair) = self.pairs.get_mut(&(c.a, c.b)) else { continue };
-            let stale = match pair.exact {
-                None => true,
-                Some(u) => pair.error > RETRACK_FRACTION * u.abs(),
-            };
-            if all || stale {
-                let u = exact(c)?;
-                if pair.exact.is_some() {
-                    self.largest_correction = self.largest_correction.max((u - pair.energy).abs());
-                }
-                *pair = TrackedPair { energy: u, exact: Some(u), error: 0.0, ..*pair };
+            if pair.exact.is_some() {
+                self.largest_correction = self.largest_correction.max((u - pair.energy).abs());
             }
+            *pair = TrackedPair { energy: u, exact: Some(u), error: 0.0, ..*pair };
         }
         Ok(())
     }

@@ -184,10 +184,12 @@ pub fn run(
                 reports.push(report);
                 stats.evaluations += report.sweeps as u64;
                 stats.fallbacks += u64::from(report.fallbacks);
-                if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {
+                let Some(motion) =
+                    finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)?
+                else {
                     continue;
-                }
-                let energies = world.energies_tracked(&y, &applied, 0.0);
+                };
+                let energies = world.energies_tracked(&y, motion, &applied, 0.0);
                 if sample(stats.t_end, &y, &mut stats, &applied, energies, &reports)? == Flow::Stop {
                     break;
                 }
@@ -229,9 +231,11 @@ pub fn run(
                     semi_implicit_euler::step(world, t, &mut y, *dt, &loads)?;
                     stats.evaluations += 1;
                 }
-                if !finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)? {
+                let Some(motion) =
+                    finish_step(world, &watch, integrator, &mut stats, &y, (k, steps, every), *dt)?
+                else {
                     continue;
-                }
+                };
                 if tracked_until < k {
                     let loads = semi_implicit_euler::start_loads(world, stats.t_end, &y)?;
                     tracker.advance(world, stats.t_end, &y, &loads.contacts, *dt);
@@ -242,7 +246,7 @@ pub fn run(
                 let poses = world.poses(stats.t_end, &y);
                 let all = k % exact_every == 0 || k == steps;
                 tracker.correct(&applied, all, |c| world.pair_energy(stats.t_end, &poses, c))?;
-                let energies = world.energies_tracked(&y, &applied, tracker.value());
+                let energies = world.energies_tracked(&y, motion, &applied, tracker.value());
                 stats.largest_elastic_correction = tracker.largest_correction;
                 if sample(stats.t_end, &y, &mut stats, &applied, energies, &[])? == Flow::Stop {
                     break;
@@ -333,7 +337,8 @@ fn fixed_step_counts(duration: f64, output_dt: f64, dt: f64) -> (u64, u64) {
 
 /// After fixed step `k` of `steps` (outputs `every` so many steps) of `dt`: counts it, checks
 /// that kinetic + gravity alone stay within the energy budget (cheap: no contact query) and
-/// that no body moves implausibly fast; returns whether an output is due.
+/// that no body moves implausibly fast; returns the kinetic and gravitational energy when an
+/// output is due.
 fn finish_step(
     world: &World,
     watch: &EnergyWatch,
@@ -342,13 +347,13 @@ fn finish_step(
     y: &[f64],
     (k, steps, every): (u64, u64, u64),
     dt: f64,
-) -> Result<bool, DynamicsError> {
+) -> Result<Option<(f64, f64)>, DynamicsError> {
     stats.steps += 1;
     stats.t_end = k as f64 * dt;
     world.implausible_motion(stats.t_end, y)?;
     let (kinetic, gravity) = world.motion_energies(y);
     watch.check(world, stats.t_end, y, kinetic + gravity, y[world.layout.work()], integrator)?;
-    Ok(k % every == 0 || k == steps)
+    Ok((k % every == 0 || k == steps).then_some((kinetic, gravity)))
 }
 
 /// The deepest overlap of any pair at state `y` (t = 0), for models that measure distances.

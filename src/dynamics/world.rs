@@ -398,10 +398,16 @@ impl World {
         })
     }
 
-    /// The energies at a state with the elastic energy of the tracked pairs given
+    /// The energies at a state whose kinetic and gravitational energy are known
+    /// ([`World::motion_energies`]), with the elastic energy of the tracked pairs given
     /// ([`super::elastic_tracker`]) and that of the others taken from their contacts.
-    pub fn energies_tracked(&self, y: &[f64], contacts: &[PairContact], tracked: f64) -> Energies {
-        let (kinetic, gravity) = self.motion_energies(y);
+    pub fn energies_tracked(
+        &self,
+        y: &[f64],
+        (kinetic, gravity): (f64, f64),
+        contacts: &[PairContact],
+        tracked: f64,
+    ) -> Energies {
         let elastic = super::elastic_tracker::closed_form_energy(contacts) + tracked;
         Energies::new(kinetic, gravity, elastic, y[self.layout.dissipated()])
     }
