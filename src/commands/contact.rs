@@ -93,13 +93,14 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
     let name = |i: usize| scene.bodies[i].name.as_str();
-    let named =
-        |r: Result<Vec<Option<PairContact>>>| r.context("evaluating the contacts at the initial state");
-    let mut results = named(query(&model, &poses, &pairs))?;
+    let evaluate = |results: &mut Vec<Option<PairContact>>| {
+        query_into(&model, &poses, &pairs, results).context("evaluating the contacts at the initial state")
+    };
+    let mut results = Vec::new();
+    evaluate(&mut results)?;
     let start = Instant::now();
     for _ in 0..args.repeat {
-        query_into(&model, &poses, &pairs, &mut results)
-            .context("evaluating the contacts at the initial state")?;
+        evaluate(&mut results)?;
     }
     let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / args.repeat as f64;
 

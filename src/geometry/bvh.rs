@@ -373,12 +373,8 @@ impl Bvh {
         start: (u32, u32),
         visit: &mut impl FnMut(u32, u32),
     ) {
-        fn leaves(bvh: &Bvh, node: u32) -> SmallVec<[&Node; 16]> {
-            let first = node as usize;
-            let count = 2 * bvh.nodes[first].size as usize - 1;
-            bvh.nodes[first..first + count].iter().filter(|n| n.right == u32::MAX).collect()
-        }
-        let (mine, theirs) = (leaves(self, start.0), leaves(other, start.1));
+        let mine: SmallVec<[&Node; 16]> = self.leaves(start.0).collect();
+        let theirs: SmallVec<[&Node; 16]> = other.leaves(start.1).collect();
         let largest = |nodes: &[&Node]| nodes.iter().map(|n| n.obb.half.max()).fold(0.0, f64::max);
         // The traversal grows both boxes by OVERLAP_MARGIN·(sum of their largest halves) along
         // their axes: at most √3 times that along a frame axis. Twice that, for round-off.
@@ -403,6 +399,14 @@ impl Bvh {
                 }
             }
         }
+    }
+
+    /// The leaves below `node`, in depth-first order (a subtree's nodes are contiguous in the
+    /// node array, `2·size − 1` of them).
+    fn leaves(&self, node: u32) -> impl Iterator<Item = &Node> {
+        let first = node as usize;
+        let count = 2 * self.nodes[first].size as usize - 1;
+        self.nodes[first..first + count].iter().filter(|n| n.right == u32::MAX)
     }
 
     /// Number of primitives below a node.
@@ -479,11 +483,8 @@ impl Bvh {
             // A small subtree: every primitive, in the traversal's order (its leaves lie in
             // depth-first order in the node array), without testing the boxes below `start`:
             // for a handful of primitives (a box's 12 tets) the boxes cost more than they spare.
-            let nodes = &self.nodes[start as usize..start as usize + 2 * size - 1];
-            for n in nodes {
-                if n.right == u32::MAX {
-                    visit(n.primitive);
-                }
+            for n in self.leaves(start) {
+                visit(n.primitive);
             }
             return;
         }

@@ -72,8 +72,9 @@ pub fn evaluate_pair(
     options: &QueryOptions,
 ) -> Result<PairWrench, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
-    let acc = accumulate(&pair, &kinetics(&pair, options, false, false));
-    Ok(pair_wrench(&pair, &acc))
+    let kin = kinetics(&pair, options, false, false);
+    let acc = accumulate(&pair, &kin);
+    Ok(pair_wrench(&pair, &acc, kin.is_static()))
 }
 
 /// The derivative of the generalized contact forces of a pair with respect to the bodies'
@@ -88,6 +89,9 @@ pub type VelocityJacobian = SMatrix<f64, 12, 12>;
 /// world frame; rows and order as [`VelocityJacobian`].
 pub type PoseStiffness = SMatrix<f64, 12, 12>;
 
+/// A pair's velocity Jacobian and, when asked for, its pose stiffness.
+pub type PairDerivatives = (VelocityJacobian, Option<PoseStiffness>);
+
 /// [`evaluate_pair`] and the [`VelocityJacobian`] about the reference points `ref_a`, `ref_b`
 /// (world frame; e.g. the centres of mass).
 pub fn evaluate_pair_with_jacobian(
@@ -97,37 +101,36 @@ pub fn evaluate_pair_with_jacobian(
     ref_b: &Point3,
     options: &QueryOptions,
 ) -> Result<(PairWrench, VelocityJacobian), PressureFieldError> {
-    let (w, j, _) = evaluate_pair_with_derivatives(a, b, (ref_a, ref_b), options, false)?;
-    Ok((w, j))
+    let (w, derivatives) = evaluate_pair_with_derivatives(a, b, (ref_a, ref_b), options, false)?;
+    Ok((w, derivatives.map_or_else(VelocityJacobian::zeros, |(j, _)| j)))
 }
 
 /// [`evaluate_pair`], the [`VelocityJacobian`] and, with `stiffness`, the [`PoseStiffness`],
 /// about the reference points `refs` (world frame; e.g. the centres of mass), from one pass
-/// over the contact surface.
+/// over the contact surface. No derivatives (`None`) for a pair that does not touch: they are
+/// zero, and most candidate pairs of a scene do not touch at most steps.
 pub fn evaluate_pair_with_derivatives(
     a: BodyState,
     b: BodyState,
     refs: (&Point3, &Point3),
     options: &QueryOptions,
     stiffness: bool,
-) -> Result<(PairWrench, VelocityJacobian, Option<PoseStiffness>), PressureFieldError> {
+) -> Result<(PairWrench, Option<PairDerivatives>), PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
     let kin = kinetics(&pair, options, true, stiffness);
     let acc = accumulate(&pair, &kin);
+    let wrench = pair_wrench(&pair, &acc, kin.is_static());
     if acc.polygons == 0 {
-        // Not touching: no derivatives to map (most candidate pairs of a scene, most steps).
-        let zero = SMatrix::<f64, 12, 12>::zeros();
-        return Ok((pair_wrench(&pair, &acc), zero, stiffness.then_some(zero)));
+        return Ok((wrench, None));
     }
     let (ref_p, ref_s) = if pair.swapped { (refs.1, refs.0) } else { refs };
     let chain = WorldChain::new(&pair, ref_p, ref_s);
     let jacobian = chain.c * acc.jacobian * chain.b;
     let k = stiffness.then(|| {
-        let wrench = pair_wrench(&pair, &acc).wrench;
-        let on_primary = if pair.swapped { -wrench } else { wrench };
+        let on_primary = if pair.swapped { -wrench.wrench } else { wrench.wrench };
         reorder(&pose_stiffness(&chain, &pair, &kin, &acc, &on_primary), pair.swapped)
     });
-    Ok((pair_wrench(&pair, &acc), reorder(&jacobian, pair.swapped), k))
+    Ok((wrench, Some((reorder(&jacobian, pair.swapped), k))))
 }
 
 /// Reorders (primary, secondary) blocks to (a, b).
@@ -180,19 +183,16 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     acc
 }
 
-/// The wrench on `a` in the world frame from the primary-frame sums.
-fn pair_wrench(pair: &PairFrame, acc: &Accumulator) -> PairWrench {
+/// The wrench on `a` in the world frame from the primary-frame sums; `static_query`: the sums
+/// hold no velocity-dependent terms ([`Kinetics::is_static`]), so the elastic part is the whole
+/// (one transform spared).
+fn pair_wrench(pair: &PairFrame, acc: &Accumulator, static_query: bool) -> PairWrench {
     let on_a = |force: Vector3, torque: Vector3| {
         let on_primary = Wrench { force, torque }.transformed(&pair.primary.pose);
         if pair.swapped { -on_primary } else { on_primary }
     };
     let wrench = on_a(acc.force, acc.torque);
-    // Without velocity-dependent terms the elastic part is the whole (one transform spared).
-    let elastic = if (acc.elastic_force, acc.elastic_torque) == (acc.force, acc.torque) {
-        wrench
-    } else {
-        on_a(acc.elastic_force, acc.elastic_torque)
-    };
+    let elastic = if static_query { wrench } else { on_a(acc.elastic_force, acc.elastic_torque) };
     PairWrench {
         wrench,
         area: acc.area,

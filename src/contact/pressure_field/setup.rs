@@ -2,14 +2,11 @@
 //! the pairs that can touch.
 
 use super::{
-    self as pf, BodyState, Compliance, ContactProperties, PfBody, PoseStiffness, PressureFieldError,
-    QueryOptions, VelocityJacobian,
+    self as pf, BodyState, Compliance, ContactProperties, PairDerivatives, PfBody, PressureFieldError,
+    QueryOptions,
 };
 use crate::math::{Isometry3, Point3, Twist};
 use crate::scene::{self, BodySpec, Scene};
-
-/// A pair's velocity Jacobian and, when asked for, its pose stiffness.
-pub type PairDerivatives = (VelocityJacobian, Option<PoseStiffness>);
 
 /// A body failed to build: which one, and why.
 #[derive(Debug, thiserror::Error)]
@@ -105,12 +102,10 @@ impl PressureFieldModel {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
         match refs {
             Some(refs) => {
-                let (w, j, k) = pf::evaluate_pair_with_derivatives(sa, sb, refs, &self.options, stiffness)?;
-                if w.faces == 0 {
-                    return Ok((w, None));
-                }
+                let (w, derivatives) =
+                    pf::evaluate_pair_with_derivatives(sa, sb, refs, &self.options, stiffness)?;
                 // Boxed: the matrices are large, and most queries carry none.
-                Ok((w, Some(Box::new((j, k)))))
+                Ok((w, derivatives.map(Box::new)))
             }
             None => Ok((pf::evaluate_pair(sa, sb, &self.options)?, None)),
         }

@@ -120,17 +120,29 @@ pub fn integrate_polygon(
 ) {
     let Some((area, rule)) = polygon_rule_in(points, bases.basis(n, &kin.reference)) else { return };
     let weight = area / 3.0;
-    if !kin.jacobian && !kin.stiffness {
-        let sums = rule_sums(&rule, weight, p0, n, kin);
-        acc.add_polygon(n, area, (sums.force, sums.torque), (sums.int_p, sums.int_xp), sums.power);
-        return;
+    let sums = rule_sums(&rule, weight, p0, n, kin);
+    acc.add_polygon(n, area, (sums.force, sums.torque), (sums.int_p, sums.int_xp), sums.power);
+    if kin.jacobian || kin.stiffness {
+        add_derivatives(&rule, weight, p0, n, secondary, kin, acc);
     }
+}
+
+/// Adds the derivatives of one polygon's traction integral at its rule's points: the velocity
+/// Jacobian (with `kin.jacobian`) and the pose stiffness (with `kin.stiffness`). (Each point's
+/// traction is evaluated again here: derivative queries are rare and ten times dearer.)
+fn add_derivatives(
+    rule: &[Point3; 3],
+    weight: f64,
+    p0: &LinearField,
+    n: &Vector3,
+    secondary: Option<&Vector3>,
+    kin: &Kinetics,
+    acc: &mut Accumulator,
+) {
     let surface = kin.stiffness.then(|| SurfaceMotion::new(n, &p0.gradient, secondary));
     // ∫dA, ∫x dA and ∫x xᵀ dA, for the elastic stiffness.
     let (mut m0, mut m1, mut m2) = (0.0, Vector3::zeros(), Matrix3::zeros());
-    let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
-    let (mut int_p, mut int_xp) = (0.0, Vector3::zeros());
-    for x in &rule {
+    for x in rule {
         let q0 = p0.value(x);
         let (t, v) = traction(x, q0, n, kin);
         if kin.jacobian {
@@ -145,18 +157,10 @@ pub fn integrate_polygon(
                 add_dissipative_stiffness(&mut acc.stiffness, surface, &point, &t, &v, kin, weight);
             }
         }
-        let t = t * weight;
-        force += t;
-        torque += x.coords.cross(&t);
-        // Power of the traction beyond the elastic p0·n̂ on the relative velocity.
-        power += (t - n * (q0 * weight)).dot(&v);
-        int_p += q0 * weight;
-        int_xp += x.coords * (q0 * weight);
     }
     if let Some(surface) = &surface {
         surface.add_elastic(&mut acc.stiffness, &p0.gradient, (m0, &m1, &m2));
     }
-    acc.add_polygon(n, area, (force, torque), (int_p, int_xp), power);
 }
 
 /// Adds one polygon of a static query (no velocity-dependent terms, no derivatives): ∫p dA and
@@ -206,9 +210,9 @@ struct RuleSums {
     int_xp: Vector3,
 }
 
-/// The sums of [`integrate_polygon`]'s loop for a query without derivatives, in the same
-/// operations and order (bit-identical), kept out of the derivative code so that the hot
-/// force-only path stays in registers.
+/// A polygon's weighted sums at its rule's points: force, torque, dissipated power (the
+/// traction beyond the elastic p0·n̂ on the relative velocity) and the elastic ∫p dA, ∫x p dA.
+/// Kept out of the derivative code so that the hot force-only path stays in registers.
 #[inline(never)]
 fn rule_sums(rule: &[Point3; 3], weight: f64, p0: &LinearField, n: &Vector3, kin: &Kinetics) -> RuleSums {
     let mut sums = RuleSums {

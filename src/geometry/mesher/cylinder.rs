@@ -19,8 +19,8 @@ const SNAP: f64 = 1e-9;
 /// The cylinder of radius `radius` and length `length` (axis z, centred) with edges
 /// ≤ ~resolution across the axis (along it, see [`rings`]), enclosing exactly the cylinder's
 /// volume `πR²·2L` (L the half length): x and y are scaled by `k = sqrt(V_exact/V_mesh)`, so the
-/// side vertices lie on the cylinder of radius `k·R`, slightly outside the exact surface (`(k − 1)·R` below `h²/(8R)` for chords `h`),
-/// and the flat caps stay exact.
+/// side vertices lie on the cylinder of radius `k·R`, slightly outside the exact surface
+/// (`(k − 1)·R` below `h²/(8R)` for chords `h`), and the flat caps stay exact.
 pub(crate) fn surface(radius: f64, length: f64, resolution: f64) -> Result<SurfaceMesh, GeometryError> {
     Ok(corrected(radius, length, resolution)?.0)
 }
