@@ -316,12 +316,11 @@ def quadrature(cfg):
     # refined until two grids agree to 1e-7.
     if kind == "compliant box":
         return box_pair_quadrature(cfg)
-    rule, finest = {"compliant sphere": (sphere_pair_quadrature, 16384), "rigid prism": (prism_quadrature, 16384)
-                    }.get(kind, (plane_quadrature, 16384))
+    rule = {"compliant sphere": sphere_pair_quadrature, "rigid prism": prism_quadrature}.get(kind, plane_quadrature)
     n, last = 1024, None
     while True:
         f, t, a = rule(cfg, n)
-        if last is not None and np.linalg.norm(f - last[0]) <= 1e-7 * np.linalg.norm(f) or n >= finest:
+        if last is not None and np.linalg.norm(f - last[0]) <= 1e-7 * np.linalg.norm(f) or n >= 16384:
             if last is not None:
                 print(f"(quadrature: grids {n // 2} and {n} agree to {np.linalg.norm(f - last[0]) / np.linalg.norm(f):.1e})")
             return f, t, a
