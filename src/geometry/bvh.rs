@@ -195,32 +195,40 @@ pub struct Bvh {
 impl Bvh {
     /// Builds the hierarchy over `count` primitives whose points `points_of(i)` gives.
     pub fn build<const K: usize>(count: usize, points_of: impl Fn(usize) -> [Point3; K]) -> Bvh {
+        Self::build_with(count, |i, out| out.extend_from_slice(&points_of(i)))
+    }
+
+    /// [`Bvh::build`] over primitives of any number of points: `append(i, out)` appends
+    /// primitive `i`'s points to `out`.
+    pub fn build_with(count: usize, append: impl Fn(usize, &mut Vec<Point3>)) -> Bvh {
         let mut bvh = Bvh { nodes: Vec::with_capacity(2 * count) };
         if count == 0 {
             return bvh;
         }
+        let mut points = Vec::new();
         let centroids: Vec<Point3> = (0..count)
             .map(|i| {
-                let p = points_of(i);
-                Point3::from(p.iter().fold(Vector3::zeros(), |s, x| s + x.coords) / K as f64)
+                points.clear();
+                append(i, &mut points);
+                Point3::from(points.iter().fold(Vector3::zeros(), |s, x| s + x.coords) / points.len() as f64)
             })
             .collect();
         let mut order: Vec<u32> = (0..count as u32).collect();
         let mut scratch = Vec::new();
-        bvh.build_node(&mut order[..], &centroids, &points_of, &mut scratch);
+        bvh.build_node(&mut order[..], &centroids, &append, &mut scratch);
         bvh
     }
 
-    fn build_node<const K: usize>(
+    fn build_node(
         &mut self,
         items: &mut [u32],
         centroids: &[Point3],
-        points_of: &impl Fn(usize) -> [Point3; K],
+        append: &impl Fn(usize, &mut Vec<Point3>),
         scratch: &mut Vec<Point3>,
     ) -> u32 {
         scratch.clear();
         for &i in items.iter() {
-            scratch.extend_from_slice(&points_of(i as usize));
+            append(i as usize, scratch);
         }
         let obb = Obb::fit(scratch);
         let me = self.nodes.len() as u32;
@@ -250,8 +258,8 @@ impl Bvh {
         let mid = items.len() / 2;
         items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)).then(a.cmp(b)));
         let (left, right) = items.split_at_mut(mid);
-        self.build_node(left, centroids, points_of, scratch);
-        let r = self.build_node(right, centroids, points_of, scratch);
+        self.build_node(left, centroids, append, scratch);
+        let r = self.build_node(right, centroids, append, scratch);
         self.nodes[me as usize].right = r;
         me
     }

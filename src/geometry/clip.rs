@@ -4,8 +4,9 @@
 
 use crate::math::{Plane, Point3, Vector3};
 
-/// Most vertices a clipped polygon can have here: a triangle clipped by a tet's four planes has
-/// at most 7, a tet section (4) clipped by four planes at most 8; a margin for round-off.
+/// Most vertices a clipped polygon can have here: a triangle clipped by a cell's (at most
+/// five) planes has at most 8, a cell's section (at most 5 points) clipped by another cell's
+/// five planes at most 10. (A larger bound costs every polygon its initialisation.)
 pub const MAX_POLYGON_VERTICES: usize = 10;
 
 /// A small convex polygon stored inline (no allocation on the hot path).

@@ -1,6 +1,7 @@
 //! The geometry a body brings to pressure field contact, built once in its body frame.
 
 use super::PressureFieldError;
+use super::cells::Cells;
 use crate::field::laplace;
 use crate::field::{self, LinearField};
 use crate::geometry::bvh::Bvh;
@@ -36,10 +37,10 @@ pub struct CompliantMesh {
     pub mesh: TetMesh,
     /// ε at each vertex.
     pub extent: Vec<f64>,
-    /// The static pressure p0 = E·ε on each tet, as a linear field in the body frame (Pa).
-    pub pressure: Vec<LinearField>,
-    /// The four face planes of each tet (normals outward), body frame.
-    pub planes: Vec<[Plane; 4]>,
+    /// The tets grouped into convex cells of one linear field each, with the static pressure
+    /// p0 = E·ε on each (body frame, Pa): what the queries visit.
+    pub cells: Cells,
+    /// The hierarchy of the cells.
     pub bvh: Bvh,
 }
 
@@ -138,10 +139,11 @@ impl PfBody {
 impl CompliantMesh {
     /// A compliant mesh from a tet mesh and the extent ε at its vertices.
     pub fn new(mesh: TetMesh, extent: Vec<f64>, modulus: f64) -> CompliantMesh {
-        let pressure = field::tet_fields(&mesh, &extent).into_iter().map(|f| f.scaled(modulus)).collect();
-        let planes = (0..mesh.tets.len()).map(|t| tet_planes(&mesh.tet(t))).collect();
-        let bvh = Bvh::build(mesh.tets.len(), |t| mesh.tet(t));
-        CompliantMesh { mesh, extent, pressure, planes, bvh }
+        let pressure: Vec<LinearField> =
+            field::tet_fields(&mesh, &extent).into_iter().map(|f| f.scaled(modulus)).collect();
+        let cells = Cells::build(&mesh, &pressure);
+        let bvh = Bvh::build_with(cells.len(), |c, out| out.extend_from_slice(cells.points(c)));
+        CompliantMesh { mesh, extent, cells, bvh }
     }
 }
 

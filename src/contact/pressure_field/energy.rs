@@ -7,7 +7,7 @@
 //! the cones from an interior apex to its triangles, which is exact for closed meshes whether
 //! convex or not.
 
-use super::body::tet_planes;
+use super::body::{CompliantMesh, tet_planes};
 use super::pair::{PairFrame, PairKind, transform_field};
 use crate::field::LinearField;
 use crate::geometry::clip::split_tet;
@@ -48,41 +48,46 @@ fn integrate_min(pieces: &[[Point3; 4]], fp: &LinearField, fs: &LinearField) -> 
     up + us
 }
 
-/// The energy contribution of one candidate pair.
+/// The energy contribution of one candidate pair (a cell of the primary with a cell of the
+/// secondary, a half space or a rigid cone): over the primary cell's tets.
 fn candidate_energy(pair: &PairFrame, (i, j): (u32, u32)) -> f64 {
     let x = &pair.p_from_s;
+    let tets = |m: &CompliantMesh| -> Vec<[Point3; 4]> {
+        m.cells.tets(i as usize).iter().map(|&t| m.mesh.tet(t as usize)).collect()
+    };
     match pair.kind {
         PairKind::MeshMesh(m, n) => {
-            let planes = n.planes[j as usize].map(|p| p.transformed(x));
-            let pieces = clip_pieces(vec![m.mesh.tet(i as usize)], &planes);
-            let fs = transform_field(&n.pressure[j as usize], x);
-            integrate_min(&pieces, &m.pressure[i as usize], &fs)
+            let planes: Vec<Plane> = n.cells.planes(j as usize).iter().map(|p| p.transformed(x)).collect();
+            let pieces = clip_pieces(tets(m), &planes);
+            let fs = transform_field(&n.cells.pressure[j as usize], x);
+            integrate_min(&pieces, &m.cells.pressure[i as usize], &fs)
         }
         PairKind::MeshRigidHalfSpace(m) => {
-            // One plane: split the tet directly (no piece lists to allocate).
-            let f = &m.pressure[i as usize];
+            // One plane: split the tets directly (no piece lists to allocate).
+            let f = &m.cells.pressure[i as usize];
             let mut u = 0.0;
-            split_tet(
-                &m.mesh.tet(i as usize),
-                &pair.secondary_plane(),
-                &mut |k| u += integrate(&k, f),
-                &mut |_| {},
-            );
+            for &t in m.cells.tets(i as usize) {
+                split_tet(
+                    &m.mesh.tet(t as usize),
+                    &pair.secondary_plane(),
+                    &mut |k| u += integrate(&k, f),
+                    &mut |_| {},
+                );
+            }
             u
         }
         PairKind::MeshCompliantHalfSpace(m, k) => {
-            let pieces = clip_pieces(vec![m.mesh.tet(i as usize)], &[pair.secondary_plane()]);
-            integrate_min(&pieces, &m.pressure[i as usize], &pair.half_space_field(k))
+            let pieces = clip_pieces(tets(m), &[pair.secondary_plane()]);
+            integrate_min(&pieces, &m.cells.pressure[i as usize], &pair.half_space_field(k))
         }
         PairKind::MeshRigid(m, r) => {
-            // ± ∫ over (tet ∩ cone(apex, triangle)); the rigid solid is the signed sum of its
+            // ± ∫ over (cell ∩ cone(apex, triangle)); the rigid solid is the signed sum of its
             // cones.
-            let tet = m.mesh.tet(i as usize);
             let [a, b, c] = r.mesh.triangle(j as usize).map(|p| x * p);
             let cone = [x * r.apex, a, b, c];
             let Some(sign) = cone_sign(&cone) else { return 0.0 };
-            let pieces = clip_pieces(vec![tet], &tet_planes(&cone));
-            sign * pieces.iter().map(|p| integrate(p, &m.pressure[i as usize])).sum::<f64>()
+            let pieces = clip_pieces(tets(m), &tet_planes(&cone));
+            sign * pieces.iter().map(|p| integrate(p, &m.cells.pressure[i as usize])).sum::<f64>()
         }
         PairKind::HalfSpaceRigid(k, r) => {
             let apex = x * r.apex;

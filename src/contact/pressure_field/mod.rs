@@ -6,6 +6,7 @@
 //! (the polygons, for output) and [`pair_energy`] per query.
 
 mod body;
+mod cells;
 mod chunked;
 mod energy;
 mod error;
@@ -156,7 +157,8 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
         let mut acc = Accumulator::default();
         let mut bases = BasisCache::default();
         pair.run_task(*task, &mut |c| {
-            pair.with_polygon(c, |poly, p0, n, secondary| {
+            // Static queries need no quadrature: one polygon per cell.
+            pair.with_polygon(c, !fixed, |poly, p0, n, secondary| {
                 if fixed {
                     traction::static_polygon(poly, p0, n, &mut acc);
                 } else {
@@ -295,7 +297,7 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
     let flip = if pair.swapped { -1.0 } else { 1.0 };
     let mut polygons = Vec::new();
     for c in candidates {
-        pair.with_polygon(c, |poly, p0, n, _| {
+        pair.with_polygon(c, true, |poly, p0, n, _| {
             let normal = pose.rotation * n * flip;
             let mut vertices: Vec<_> = poly.iter().map(|x| pose * x).collect();
             // Round-off can leave −1e−9 Pa on the surface, where p0 = 0.
