@@ -180,6 +180,9 @@ impl Cells {
     /// angle about their mean instead.
     fn polytope_section(&self, c: usize, plane: &Plane) -> CellSection {
         let p = self.points(c);
+        if let (true, Ok(p)) = (self.belted[c], <&[Point3; 5]>::try_from(p)) {
+            return pyramid_section(p, plane);
+        }
         let mut d = [0.0; MAX_CELL_VERTICES];
         let mut below = 0;
         for (k, x) in p.iter().enumerate() {
@@ -192,16 +195,6 @@ impl Cells {
         }
         let span = &self.spans[c];
         let edges = &self.edges[span.edge as usize..][..span.edges as usize];
-        if self.belted[c] {
-            for e in edges {
-                let [i, j] = e.points.map(usize::from);
-                if (d[i] < 0.0) != (d[j] < 0.0) && out.len < MAX_CELL_PLANES {
-                    out.points[out.len] = edge_point(&p[i], &p[j], d[i], d[j]);
-                    out.len += 1;
-                }
-            }
-            return out;
-        }
         let mut crossed = [edges[0]; MAX_CELL_PLANES];
         let mut n = 0;
         for e in edges {
@@ -252,6 +245,26 @@ impl Cells {
         sort_cyclic(&mut out.points[..n], &plane.normal);
         out
     }
+}
+
+/// The section of a square pyramid (points apex, b0 … b3) by a plane: the crossing points of
+/// its edges in belt order, which is cyclic ([`pyramid_belt`]).
+#[inline]
+fn pyramid_section(p: &[Point3; 5], plane: &Plane) -> CellSection {
+    let d: [f64; 5] = std::array::from_fn(|k| plane.signed(&p[k]));
+    let below = d.iter().enumerate().fold(0u8, |m, (k, &x)| m | (u8::from(x < 0.0) << k));
+    let mut out = CellSection { points: [Point3::origin(); MAX_CELL_PLANES], len: 0 };
+    if below == 0 || below == 0b11111 {
+        return out;
+    }
+    for (i, j) in BELT {
+        // At most five edges of a pyramid cross a plane (one per face).
+        if ((below >> i) ^ (below >> j)) & 1 == 1 && out.len < MAX_CELL_PLANES {
+            out.points[out.len] = edge_point(&p[i], &p[j], d[i], d[j]);
+            out.len += 1;
+        }
+    }
+    out
 }
 
 /// Puts the vertices of a convex polygon in the plane normal to `normal` in cyclic order: by a
@@ -413,10 +426,31 @@ fn convex_cell(mesh: &TetMesh, group: &[u32], size: f64) -> Option<CellShape> {
     }
     let belted = points.len() == 5 && planes.len() == 5 && edges.len() == 8;
     if belted {
-        edges = pyramid_belt(&edges)?;
+        // Points as apex, b0 … b3 (the base in cyclic order), so that the belt is fixed: BELT.
+        let belt = pyramid_belt(&edges)?;
+        let apex = belt[0].points.into_iter().find(|v| belt[2].points.contains(v))?;
+        let mut order = vec![apex];
+        order.extend((0..4).map(|k| belt[2 * k].points.into_iter().find(|&v| v != apex).unwrap_or(apex)));
+        let position = |v: u8| order.iter().position(|&w| w == v).map(|k| k as u8);
+        edges = belt
+            .iter()
+            .map(|e| Some(Edge { points: [position(e.points[0])?, position(e.points[1])?], faces: e.faces }))
+            .collect::<Option<Vec<Edge>>>()?;
+        let moved: Vec<Point3> = order.iter().map(|&v| points[usize::from(v)]).collect();
+        if edges
+            .iter()
+            .zip(BELT)
+            .any(|(e, (i, j))| e.points != [i as u8, j as u8] && e.points != [j as u8, i as u8])
+        {
+            return None;
+        }
+        return Some(CellShape { points: moved, planes, edges, belted });
     }
     Some(CellShape { points, planes, edges, belted })
 }
+
+/// A square pyramid's edges in belt order, its points ordered apex, b0 … b3 ([`pyramid_belt`]).
+const BELT: [(usize, usize); 8] = [(0, 1), (1, 2), (0, 2), (2, 3), (0, 3), (3, 4), (0, 4), (4, 1)];
 
 /// A square pyramid's eight edges in belt order: apex–b0, b0–b1, apex–b1, b1–b2, …, b3–b0 for
 /// its base b0…b3 in cyclic order. Consecutive edges share a face, and the plane sections of a

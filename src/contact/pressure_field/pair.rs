@@ -163,7 +163,8 @@ impl<'a> PairFrame<'a> {
     }
 
     /// Splits the candidate search into independent tasks (deterministic, independent of the
-    /// number of threads), and estimates the work as the number of primitives they cover.
+    /// number of threads), and estimates the work as the number of primitives they cover (0 for
+    /// a query of one task).
     pub fn tasks(&self) -> (Tasks<(u32, u32)>, u64) {
         // About one task per 256 primitives of the larger body, at most 64: small queries stay
         // one task (no splitting overhead), large ones get enough tasks to balance threads.
@@ -172,6 +173,17 @@ impl<'a> PairFrame<'a> {
             let n = a.size(0).max(b.map_or(0, |b| b.size(0))) as usize;
             (n / 256).clamp(1, 64)
         };
+        let (a, b) = match self.kind {
+            PairKind::MeshMesh(m, n) => (&m.bvh, Some(&n.bvh)),
+            PairKind::MeshRigid(m, r) => (&m.bvh, Some(&r.bvh)),
+            PairKind::MeshRigidHalfSpace(m) | PairKind::MeshCompliantHalfSpace(m, _) => (&m.bvh, None),
+            PairKind::HalfSpaceRigid(_, r) => (&r.bvh, None),
+        };
+        if target(a, b) == 1 {
+            // One task from the roots: its traversal tests them itself.
+            let empty = a.is_empty() || b.is_some_and(Bvh::is_empty);
+            return (if empty { Tasks::new() } else { Tasks::from_elem((0, 0), 1) }, 0);
+        }
         let rel = self.rel;
         match self.kind {
             PairKind::MeshMesh(m, n) => pair_tasks(&m.bvh, &n.bvh, &rel, target(&m.bvh, Some(&n.bvh))),
