@@ -137,3 +137,31 @@ fn rigid_box_mesh_on_compliant_cube_agrees_with_energy() {
     assert!(w.wrench.force.norm() > 1.0);
     assert_force_is_minus_energy_gradient(&cube, pa, &rigid, pb);
 }
+
+/// A static query cuts one polygon per cell (the cube's face pyramids), a query with friction
+/// one per tet: the elastic wrench is the same to round-off either way, the polygons are not.
+#[test]
+fn cells_and_their_tets_give_one_elastic_wrench() {
+    let (mut cube, mut ground, mut other) = (cube_body(0.1, 1e5), rigid_ground(), cube_body(0.08, 3e5));
+    for body in [&mut cube, &mut ground, &mut other] {
+        body.friction = 0.5;
+    }
+    let pa = pose([0.01, -0.02, 0.092], [0.1, 0.05, 0.3]);
+    for (b, pb) in [(&ground, Isometry3::identity()), (&other, pose([0.0, 0.0, -0.07], [0.1, -0.05, 0.2]))] {
+        let at_rest = evaluate_pair(state(&cube, pa), state(b, pb), &QueryOptions::default()).unwrap();
+        let mut sliding = state(&cube, pa);
+        sliding.twist.linear = crate::math::Vector3::new(0.1, 0.0, 0.0);
+        let moving = evaluate_pair(sliding, state(b, pb), &QueryOptions::default()).unwrap();
+        let scale = at_rest.elastic.force.norm();
+        assert!(scale > 1.0, "in contact: {scale}");
+        assert!(
+            moving.faces > at_rest.faces,
+            "{} tet polygons, {} cell polygons",
+            moving.faces,
+            at_rest.faces
+        );
+        assert!((moving.elastic.force - at_rest.elastic.force).norm() < 1e-12 * scale);
+        assert!((moving.elastic.torque - at_rest.elastic.torque).norm() < 1e-12 * scale);
+        assert!((moving.area - at_rest.area).abs() < 1e-12 * at_rest.area);
+    }
+}
