@@ -1,11 +1,11 @@
 //! The elastic potential energy of a pair: U = ∫ min(p_a, p_b) dV over the overlap, exact on
 //! the meshes (a rigid body's pressure is infinite inside it).
 //!
-//! Overlap volumes are cut into tets (tet ∩ tet, tet ∩ half space); on each side of the
-//! equal-pressure plane the smaller pressure is linear, so its integral over a tet is the
-//! volume times the value at the centroid. A rigid mesh's solid is written as the signed sum of
-//! the cones from an interior apex to its triangles, which is exact for closed meshes whether
-//! convex or not.
+//! Overlap volumes are cut into tets (a cell's tets ∩ the other cell, ∩ a half space); on each
+//! side of the equal-pressure plane the smaller pressure is linear, so its integral over a tet
+//! is the volume times the value at the centroid. A rigid mesh's solid is written as the
+//! signed sum of the cones from an interior apex to its triangles, which is exact for closed
+//! meshes whether convex or not.
 
 use super::body::{CompliantMesh, tet_planes};
 use super::pair::{PairFrame, PairKind, transform_field};

@@ -401,9 +401,9 @@ impl CellPiece<'_> {
 /// Distances below this fraction of a triangle's size count as lying in a plane.
 const COPLANAR: f64 = 1e-10;
 
-/// Whether a tet and a triangle (counter-clockwise about its unit `normal`) are farther apart
-/// than `tolerance` along the triangle's normal or one of its edges' outward in-plane normals:
-/// then clipping the triangle by the tet leaves nothing. The boxes of a large triangle hold many
+/// Whether a convex piece (a tet or a cell, by its points) and a triangle (counter-clockwise
+/// about its unit `normal`) are farther apart than `tolerance` along the triangle's normal or one
+/// of its edges' outward in-plane normals: then clipping the triangle by the piece leaves nothing. The boxes of a large triangle hold many
 /// tets that miss it (a right triangle fills half its box): this rejects them for 4 dot products
 /// per axis instead of four clips (a sphere on a rigid prism's ridge: 1241 of 1307 candidates).
 #[inline(always)]
