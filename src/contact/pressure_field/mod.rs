@@ -22,7 +22,7 @@ pub use pair::BodyState;
 pub use setup::{BodyBuildError, PressureFieldModel, contact_properties};
 pub use surface::{ContactPolygon, ContactSurface};
 
-use crate::math::{Matrix3, Point3, Vector3, Wrench};
+use crate::math::{Matrix3, Point3, Twist, Vector3, Wrench};
 use nalgebra::SMatrix;
 use pair::{PairFrame, PairKind};
 use polygon_rule::BasisCache;
@@ -326,11 +326,16 @@ pub fn pair_energy(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError
 /// frame.
 fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool, stiffness: bool) -> Kinetics {
     let (p, s) = (&pair.primary, &pair.secondary);
-    let rinv = p.pose.rotation.inverse();
-    let wp = rinv * p.twist.angular;
-    let ws = rinv * s.twist.angular;
-    let d = rinv * (p.pose.translation.vector - s.pose.translation.vector);
-    let u = rinv * p.twist.linear - rinv * s.twist.linear - ws.cross(&d);
+    // The relative velocity in the primary's frame (none to rotate for bodies at rest).
+    let (u, w) = if p.twist == Twist::default() && s.twist == Twist::default() {
+        (Vector3::zeros(), Vector3::zeros())
+    } else {
+        let rinv = p.pose.rotation.inverse();
+        let wp = rinv * p.twist.angular;
+        let ws = rinv * s.twist.angular;
+        let d = rinv * (p.pose.translation.vector - s.pose.translation.vector);
+        (rinv * p.twist.linear - rinv * s.twist.linear - ws.cross(&d), wp - ws)
+    };
     // Series combination: the softer body carries more of the deformation, so its
     // dissipation weighs more; a rigid body contributes none.
     let dissipation = match pair.secondary_modulus {
@@ -343,7 +348,7 @@ fn kinetics(pair: &PairFrame, options: &QueryOptions, jacobian: bool, stiffness:
     let friction = super::combined_friction(p.body.friction, s.body.friction);
     Kinetics {
         u,
-        w: wp - ws,
+        w,
         dissipation,
         friction,
         stiction_speed: options.stiction_speed,
