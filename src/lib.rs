@@ -16,3 +16,4 @@ pub mod field;
 pub mod geometry;
 pub mod math;
 pub mod scene;
+pub mod sweep;

@@ -49,6 +49,36 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Run a scene many times with some of its keys changed, on local cores; write each run's
+    /// outputs into DIR/runs/NNNN and one row per run into DIR/summary.csv. Runs already
+    /// finished in DIR are skipped. Exits with 1 when any run failed (its row says why).
+    Sweep {
+        /// The base scene file (TOML).
+        scene: PathBuf,
+        /// The output folder (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// KEY=V1,V2,…: the values of a scene key (`sim.dt`, `body.NAME.contact.friction`,
+        /// `body.NAME.position.2`, …); runs take the cartesian product of every --set.
+        #[arg(long, value_name = "KEY=V1,V2,…")]
+        set: Vec<String>,
+        /// KEY=LO:HI: an interval sampled by Latin hypercube (with --samples).
+        #[arg(long, value_name = "KEY=LO:HI")]
+        range: Vec<String>,
+        /// Latin-hypercube samples of the --range intervals (each combination of --set values
+        /// runs with every sample).
+        #[arg(long)]
+        samples: Option<usize>,
+        /// Seed of the sampling (the same seed gives the same samples).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Runs at once, each on one thread (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Show no progress on stderr.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Write a compliant body's tet mesh and pressure field as a legacy VTK file.
     Field {
         /// The scene file (TOML).
@@ -79,13 +109,37 @@ fn run(cli: Cli) -> Result<()> {
             let loaded = contactlab::scene::load_scene(&scene)
                 .with_context(|| format!("cannot load scene {}", scene.display()))?;
             let args = contactlab::commands::simulate::SimulateArgs {
-                out,
                 vtk,
                 png,
                 progress: contactlab::app::ProgressMode::for_stderr(quiet),
+                ..contactlab::commands::simulate::SimulateArgs::new(out)
             };
             let summary = contactlab::commands::simulate::run(&loaded, &args)?;
             println!("{}", summary.line());
+        }
+        Command::Sweep { scene, out, set, range, samples, seed, jobs, quiet } => {
+            use contactlab::commands::sweep;
+            let args = sweep::SweepArgs {
+                scene,
+                out,
+                set,
+                range,
+                samples,
+                seed,
+                jobs,
+                progress: contactlab::app::ProgressMode::for_stderr(quiet),
+            };
+            let records =
+                sweep::run(&args).with_context(|| format!("cannot sweep scene {}", args.scene.display()))?;
+            println!("{}", sweep::summary_line(&records, &args.out));
+            let failed = records.iter().filter(|r| r.status == contactlab::sweep::RunStatus::Failed).count();
+            if failed > 0 {
+                anyhow::bail!(
+                    "{failed} of {} runs failed (status and message in {})",
+                    records.len(),
+                    args.out.join("summary.csv").display()
+                );
+            }
         }
         Command::Field { scene, body, out } => {
             let loaded = contactlab::scene::load_scene(&scene)

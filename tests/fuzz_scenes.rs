@@ -188,12 +188,7 @@ fn check(text: &str, dir: &Path) -> Result<Answer, String> {
     scene.sim.duration = scene.sim.duration.min(0.02);
     scene.sim.max_wall_time = Some(2.0);
     let out = dir.join("out");
-    let args = SimulateArgs {
-        out: out.clone(),
-        vtk: false,
-        png: false,
-        progress: contactlab::app::ProgressMode::Off,
-    };
+    let args = SimulateArgs::new(out.clone());
     let start = std::time::Instant::now();
     let result = run(&scene, &args);
     if start.elapsed().as_secs_f64() > 20.0 {

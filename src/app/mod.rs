@@ -20,6 +20,7 @@ pub use csv_out::{
     TRAJECTORY_COLUMNS,
 };
 pub use error::OutputError;
+pub use number::Shortest;
 pub use plot::{plot_colour, plot_lines};
 pub use png_heatmap::write_pressure_png;
 pub use progress::{Progress, ProgressMode};

@@ -6,7 +6,7 @@ use std::fmt;
 /// exponent otherwise (Rust's plain form of 1e-300 would be 300 digits long). `NaN`, `inf` and
 /// `-inf` are written as such; Rust, Python and pandas parse them back.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Shortest(pub f64);
+pub struct Shortest(pub f64);
 
 impl Shortest {
     /// Appends the text to `out` (what `Display` writes, without the formatter's overhead: data

@@ -48,12 +48,22 @@ pub struct Progress<W: Write = Stderr> {
     /// Time between lines in [`ProgressMode::Lines`].
     line_every: Duration,
     finished: bool,
+    /// What is counted, when the indicator counts items (`runs`) rather than simulated time.
+    unit: Option<&'static str>,
 }
 
 impl Progress<Stderr> {
     /// An indicator on stderr for a run of `total_time` simulated seconds.
     pub fn new(total_time: f64, mode: ProgressMode) -> Self {
         Self::with_writer(std::io::stderr(), total_time, mode)
+    }
+
+    /// An indicator on stderr for `total` items of work (`sweeping  42% [####…] 27 of 64 runs`);
+    /// [`Progress::update`] takes the number done.
+    pub fn counting(total: usize, unit: &'static str, mode: ProgressMode) -> Self {
+        let mut progress = Self::new(total as f64, mode);
+        progress.unit = Some(unit);
+        progress
     }
 }
 
@@ -70,6 +80,7 @@ impl<W: Write> Progress<W> {
             shown: 0,
             line_every: LINE_EVERY,
             finished: false,
+            unit: None,
         }
     }
 
@@ -142,6 +153,15 @@ impl<W: Write> Progress<W> {
             Some(r) if t < self.total => format_eta((self.total - t) / r),
             _ => "-".to_owned(),
         };
+        if let Some(unit) = self.unit {
+            let (done, total) = (t as u64, self.total as u64);
+            return match self.mode {
+                ProgressMode::Lines => {
+                    format!("contactlab: sweeping {percent}%: {done} of {total} {unit}, eta {eta}")
+                }
+                _ => format!("sweeping {percent:>3}% [{bar}] {done} of {total} {unit}  eta {eta}"),
+            };
+        }
         match self.mode {
             ProgressMode::Lines => {
                 format!(

@@ -10,7 +10,7 @@ use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample, Schedule};
 use crate::dynamics::world::World;
 use crate::dynamics::{DynamicsError, build_world};
-use crate::math::compact;
+use crate::math::{Isometry3, Twist, compact};
 use crate::scene::{ModelKind, Scene};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -25,6 +25,26 @@ pub struct SimulateArgs {
     /// How to show progress on stderr (the CLI: a bar on a terminal, lines in a log, none with
     /// `--quiet`).
     pub progress: ProgressMode,
+    /// Worker threads of the run's contact queries (`None`: one per core). Results do not
+    /// depend on it.
+    pub threads: Option<usize>,
+    /// Also find each touching pair's penetration depth at every output time (one more contact
+    /// query per pair; [`Summary::max_penetration`]).
+    pub penetration: bool,
+}
+
+impl SimulateArgs {
+    /// Outputs into `out`, no VTK or PNG, no progress, every core, no penetration.
+    pub fn new(out: impl Into<PathBuf>) -> SimulateArgs {
+        SimulateArgs {
+            out: out.into(),
+            vtk: false,
+            png: false,
+            progress: ProgressMode::Off,
+            threads: None,
+            penetration: false,
+        }
+    }
 }
 
 /// What a run did.
@@ -35,6 +55,13 @@ pub struct Summary {
     /// Wall time of the whole run, and of the outputs within it.
     pub wall: Duration,
     pub output_wall: Duration,
+    /// Every body's pose and twist at the last output time.
+    pub final_state: Vec<(Isometry3, Twist)>,
+    /// The largest |force| of any pair at the output times (N; 0 without contact).
+    pub max_contact_force: f64,
+    /// The largest penetration depth of any pair at the output times (m;
+    /// [`crate::contact::model::ContactModel::penetration`]), when asked for and the model has one.
+    pub max_penetration: Option<f64>,
 }
 
 impl Summary {
@@ -195,7 +222,14 @@ const MAX_VTK_FRAMES: usize = 200;
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let (integrator, schedule) = integrator(scene)?;
     let output_dt = schedule.output_dt;
-    let world = build_world(scene, args.progress != ProgressMode::Off)?;
+    // The run itself on a worker of a thread pool: the contact queries it spreads over threads
+    // many times per step then start without waking the calling thread.
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().context("starting the worker threads")?;
+    let world = pool.install(|| build_world(scene, args.progress != ProgressMode::Off))?;
     let mut writer = SimWriter::create(&args.out)
         .with_context(|| format!("creating outputs in {}", args.out.display()))?;
     // Constraint models: one row per step of the contact solve.
@@ -214,9 +248,8 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     // The series for the PNG plots, kept only when they are asked for.
     let mut plots = args.png.then(Plots::default);
     let (mut output_wall, mut frame) = (Duration::ZERO, 0usize);
-    // The run itself on a worker of a thread pool: the contact queries it spreads over threads
-    // many times per step then start without waking the calling thread.
-    let pool = rayon::ThreadPoolBuilder::new().build().context("starting the worker threads")?;
+    let (mut final_state, mut max_contact_force) = (Vec::new(), 0.0f64);
+    let mut max_penetration = None::<f64>;
     let start = Instant::now();
     let mut out_of_time = None;
     let result = pool.install(|| {
@@ -225,7 +258,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             let t = sample.t;
             let failed =
                 |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
-            write_outputs(
+            let poses = write_outputs(
                 &world,
                 sample,
                 &mut writer,
@@ -233,6 +266,16 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 plots.as_mut(),
             )
             .map_err(failed)?;
+            for c in sample.contacts {
+                max_contact_force = max_contact_force.max(c.wrench.force.norm());
+                if args.penetration
+                    && let Some(d) =
+                        world.model.penetration((c.a, c.b), &poses).map_err(|e| failed(e.into()))?
+                {
+                    max_penetration = Some(max_penetration.map_or(d, |m| m.max(d)));
+                }
+            }
+            final_state = poses;
             if let (Some(csv), Integrator::TimeStepping { dt }) = (solver_csv.as_mut(), &integrator) {
                 let n = sample.solver.len();
                 for (k, r) in sample.solver.iter().enumerate() {
@@ -296,17 +339,26 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             args.out.display()
         );
     }
-    Ok(Summary { stats, integrator: name.into(), wall, output_wall })
+    Ok(Summary {
+        stats,
+        integrator: name.into(),
+        wall,
+        output_wall,
+        final_state,
+        max_contact_force,
+        max_penetration,
+    })
 }
 
-/// Writes one output row per body, the energies and every touching pair.
+/// Writes one output row per body, the energies and every touching pair; returns the bodies'
+/// poses and twists.
 fn write_outputs(
     world: &World,
     sample: &Sample,
     writer: &mut SimWriter,
     series: Option<&mut VtkSeries>,
     mut plots: Option<&mut Plots>,
-) -> Result<()> {
+) -> Result<Vec<(Isometry3, Twist)>> {
     let (t, contacts, energies) = (sample.t, sample.contacts, sample.energies);
     let poses = world.poses(t, sample.y);
     // Bodies that have not entered yet (PEG's appear_time) have no rows.
@@ -383,7 +435,7 @@ fn write_outputs(
             .collect();
         series.write_frame(t, &bodies, &frames)?;
     }
-    Ok(())
+    Ok(poses)
 }
 
 /// The series kept for the PNG plots.

@@ -281,6 +281,23 @@ impl ContactModel {
         }
     }
 
+    /// How deep bodies a and b overlap at `poses` (m), in each model's own measure: the pressure
+    /// field's [`crate::contact::pressure_field::pair_penetration`], Hertz's penetration δ (the
+    /// negated signed distance), the intersection volume over its gradient's norm V/|G| for
+    /// `volume6d` and 3D `peg`; `None` for planar `peg` scenes. 0 when apart.
+    pub fn penetration(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<Option<f64>, ContactError> {
+        Ok(match self {
+            ContactModel::PressureField(m) => Some(m.penetration((a, b), poses)?),
+            ContactModel::Hertz(m) => m.gap(a, b, (&poses[a].0, &poses[b].0)).map(|g| (-g).max(0.0)),
+            ContactModel::Volume6d(m) => m.penetration((a, b), poses),
+            ContactModel::Peg(m) => m.penetration((a, b), (&poses[a].0, &poses[b].0)),
+        })
+    }
+
     /// The contact surface of pair (a, b), for models with one.
     pub fn surface(
         &self,

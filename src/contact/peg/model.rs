@@ -144,6 +144,17 @@ impl PegModel {
         let (Some(sa), Some(sb)) = (&self.solids[a], &self.solids[b]) else { return 0.0 };
         pair_moments((sa, poses.0), (sb, poses.1)).ok().flatten().map_or(0.0, |m| m.volume)
     }
+
+    /// The depth of bodies a and b's overlap V/|G| (m; 0 when apart), for 3D scenes; `None`
+    /// for planar ones or where the overlap cannot be evaluated.
+    pub fn penetration(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
+        if self.settings.planar {
+            return None;
+        }
+        let (Some(sa), Some(sb)) = (&self.solids[a], &self.solids[b]) else { return Some(0.0) };
+        let moments = pair_moments((sa, poses.0), (sb, poses.1)).ok()?;
+        Some(moments.map_or(0.0, |m| m.volume / m.gradient.norm().max(1e-300)))
+    }
 }
 
 /// Whether a sphere of `radius` about `other`'s origin reaches below the plane of half space

@@ -316,6 +316,29 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
     Ok(ContactSurface { polygons })
 }
 
+/// The pair's penetration depth (m): the largest p₀·(1/|∇p_a| + 1/|∇p_b|) over the contact
+/// surface's vertices — the depth of the surface in each body where its pressure grows linearly
+/// with depth, summed (exact for half spaces and for the cone meshes' fields along their
+/// gradients; a rigid body's share is zero, the surface being its boundary). 0 when the pair
+/// does not touch. A region of constant pressure (a field's core) adds nothing.
+pub fn pair_penetration(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError> {
+    let pair = PairFrame::new(a, b)?;
+    let depth_per_pascal = |g: &Vector3| {
+        let n = g.norm();
+        if n > 0.0 { 1.0 / n } else { 0.0 }
+    };
+    let mut deepest = 0.0f64;
+    for c in pair.candidates(false) {
+        pair.with_polygon(c, false, |poly, p0, _, secondary| {
+            let per_pascal = depth_per_pascal(&p0.gradient) + secondary.map_or(0.0, depth_per_pascal);
+            for x in poly {
+                deepest = deepest.max(p0.value(x).max(0.0) * per_pascal);
+            }
+        });
+    }
+    Ok(deepest)
+}
+
 /// The pair's elastic potential energy U = ∫ min(p_a, p_b) dV over the overlap (J).
 pub fn pair_energy(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;

@@ -120,6 +120,15 @@ impl PressureFieldModel {
         pf::pair_energy(self.state(a, poses), self.state(b, poses))
     }
 
+    /// The penetration depth of pair (a, b) (m; [`pf::pair_penetration`]).
+    pub fn penetration(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<f64, PressureFieldError> {
+        pf::pair_penetration(self.state(a, poses), self.state(b, poses))
+    }
+
     /// The contact surface of pair (a, b), for output.
     pub fn surface(
         &self,

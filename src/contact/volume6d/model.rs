@@ -109,6 +109,13 @@ impl Volume6dModel {
         self.candidate_pairs(poses).into_iter().filter(|&p| overlaps(p)).collect()
     }
 
+    /// The depth of pair (a, b)'s overlap V/|G| (m): 0 when apart; `None` where its geometry
+    /// cannot be evaluated.
+    pub fn penetration(&self, (a, b): (usize, usize), poses: &[(Isometry3, Twist)]) -> Option<f64> {
+        let pieces = pair_pieces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0)).ok()?;
+        Some(combined(&pieces).map_or(0.0, |m| m.volume / m.gradient.norm().max(1e-300)))
+    }
+
     /// The contact of pair (a, b) at `poses` and, under `points`, its point contacts (each part
     /// pair clipped once for both); `None` where they do not overlap (or overlap with no normal:
     /// one inside the other).
