@@ -10,10 +10,14 @@
 mod error;
 pub mod grid;
 pub mod overrides;
+pub mod portable;
 pub mod record;
 pub mod runner;
 
 pub use error::SweepError;
 pub use grid::{Assignment, Plan};
+pub use portable::portable_scene;
 pub use record::{RunRecord, RunStatus, write_summary};
-pub use runner::{SweepOptions, run_one, run_sweep};
+pub use runner::{
+    SweepOptions, moving_bodies, run_assignment, run_one, run_scenes, run_sweep, run_sweep_text,
+};

@@ -45,10 +45,31 @@ pub fn run_sweep(
 ) -> Result<Vec<RunRecord>, SweepError> {
     let text = std::fs::read_to_string(scene_path).map_err(SweepError::io(scene_path))?;
     let base_dir = scene_path.parent().unwrap_or(Path::new("."));
-    let base = parse_scene(&text, base_dir)?;
-    let table: toml::Table = toml::from_str(&text).expect("a scene that validated is TOML");
-    // Every run's scene first: a key that leads nowhere stops the sweep before any run.
+    run_sweep_text(&text, base_dir, plan, options)
+}
+
+/// Every run's scene text: the base scene `text` (validated first, relative mesh files
+/// resolved against `base_dir`) with the run's values in it. A key that leads nowhere is an
+/// error here, before any run. Also returns the bodies whose final poses the summary lists.
+pub fn run_scenes(
+    text: &str,
+    base_dir: &Path,
+    plan: &Plan,
+) -> Result<(Vec<String>, Vec<String>), SweepError> {
+    let base = parse_scene(text, base_dir)?;
+    let table: toml::Table = toml::from_str(text).expect("a scene that validated is TOML");
     let scenes = plan.runs.iter().map(|run| scene_text(&table, run)).collect::<Result<Vec<_>, _>>()?;
+    Ok((scenes, moving_bodies(&base)))
+}
+
+/// [`run_sweep`] of a scene given as text; relative mesh files resolve against `base_dir`.
+pub fn run_sweep_text(
+    text: &str,
+    base_dir: &Path,
+    plan: &Plan,
+    options: &SweepOptions,
+) -> Result<Vec<RunRecord>, SweepError> {
+    let (scenes, bodies) = run_scenes(text, base_dir, plan)?;
     let cells: Vec<Vec<String>> =
         plan.runs.iter().map(|run| run.iter().map(|(_, v)| display_value(v)).collect()).collect();
 
@@ -56,7 +77,7 @@ pub fn run_sweep(
     std::fs::create_dir_all(out.join("runs")).map_err(SweepError::io(out))?;
     check_sweep_file(
         out,
-        SweepFile { scene_hash: fnv1a(&text), keys: plan.keys.clone(), runs: cells.clone() },
+        SweepFile { scene_hash: fnv1a(text), keys: plan.keys.clone(), runs: cells.clone() },
     )?;
 
     let width = plan.runs.len().saturating_sub(1).to_string().len().max(4);
@@ -100,7 +121,7 @@ pub fn run_sweep(
     progress.finish();
     saved?;
     let records: Vec<RunRecord> = records.into_iter().map(|r| r.expect("every run has a record")).collect();
-    write_summary(&out.join("summary.csv"), &plan.keys, &moving_bodies(&base), &records)?;
+    write_summary(&out.join("summary.csv"), &plan.keys, &bodies, &records)?;
     Ok(records)
 }
 
@@ -165,6 +186,24 @@ pub fn run_one(text: &str, base_dir: &Path, run: usize, values: Vec<String>, dir
     }
     record.wall_time = start.elapsed().as_secs_f64();
     record
+}
+
+/// One run given as the base scene `text` and the run's values (what a remote worker gets):
+/// [`run_one`] of the scene with the values written in. A key that leads nowhere is an error.
+pub fn run_assignment(
+    text: &str,
+    base_dir: &Path,
+    run: usize,
+    assignment: &super::Assignment,
+    dir: &Path,
+) -> Result<RunRecord, SweepError> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| SweepError::Corrupt {
+        path: base_dir.join("(scene text)"),
+        problem: format!("not TOML: {e}"),
+    })?;
+    let scene = scene_text(&table, assignment)?;
+    let values = assignment.iter().map(|(_, v)| display_value(v)).collect();
+    Ok(run_one(&scene, base_dir, run, values, dir))
 }
 
 fn simulate_one(text: &str, base_dir: &Path, dir: &Path) -> Result<(Scene, simulate::Summary), String> {
