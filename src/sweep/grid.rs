@@ -141,6 +141,20 @@ pub fn parse_range(arg: &str) -> Result<Range, SweepError> {
     Ok(Range { key, lo, hi })
 }
 
+impl Range {
+    /// The interval [lo, hi) of `key`: finite, lo < hi.
+    pub fn new(key: String, lo: f64, hi: f64) -> Result<Range, SweepError> {
+        if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+            return Err(argument(
+                &format!("range of {key}"),
+                &format!("[{lo}, {hi}) is not an interval of finite numbers with LO < HI"),
+                "give finite bounds LO < HI",
+            ));
+        }
+        Ok(Range { key, lo, hi })
+    }
+}
+
 fn key_and_rest<'a>(arg: &'a str, flag: &str, form: &str) -> Result<(String, &'a str), SweepError> {
     let Some((key, rest)) = arg.split_once('=') else {
         return Err(argument(&format!("{flag} {arg}"), "there is no `=`", &format!("write {form}")));
