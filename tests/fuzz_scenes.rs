@@ -192,6 +192,7 @@ fn check(text: &str, dir: &Path) -> Result<Answer, String> {
         out: out.clone(),
         vtk: false,
         png: false,
+        html: None,
         progress: contactlab::app::ProgressMode::Off,
     };
     let start = std::time::Instant::now();

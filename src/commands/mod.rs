@@ -3,3 +3,4 @@
 pub mod contact;
 pub mod field;
 pub mod simulate;
+pub mod view;
