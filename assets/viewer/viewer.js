@@ -18,7 +18,7 @@ renderer.setPixelRatio(window.devicePixelRatio || 1);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color('#2a2a2a');
 
-// The scene's size and centre: the camera, the planes and the markers are scaled to it.
+// The scene's size and centre: the camera and the planes are scaled to it.
 const lo = new THREE.Vector3(...data.bounds[0]);
 const hi = new THREE.Vector3(...data.bounds[1]);
 const centre = lo.clone().add(hi).multiplyScalar(0.5);
@@ -28,7 +28,7 @@ const camera = new THREE.PerspectiveCamera(40, 1, size * 1e-3, size * 100);
 camera.up.set(0, 0, 1);
 // Planar PEG scenes move in the x–z plane: looked at from −y.
 const planar = data.model === 'peg' && data.bodies.every((b) => b.plane || b.vertices.every((v, i) => i % 3 !== 1 || Math.abs(v * data.length_unit) <= 0.5));
-const direction = planar ? new THREE.Vector3(0.25, -1, 0.3) : new THREE.Vector3(1, -1.6, 0.9);
+const direction = planar ? new THREE.Vector3(0.25, -1, 0.3) : new THREE.Vector3(1, -1.6, 1.6);
 camera.position.copy(centre).addScaledVector(direction.normalize(), (0.5 * size) / Math.sin((20 * Math.PI) / 180) * 1.05);
 const controls = new THREE.OrbitControls(camera, canvas);
 controls.target.copy(centre);
@@ -124,33 +124,39 @@ function showPatches(frame) {
   patchMesh.geometry = geometry;
 }
 
-// Markers where models without surfaces touch (Hertz: the contact point; 6D: the patch centre).
-const markerGeometry = new THREE.SphereGeometry(size * 0.012, 12, 8);
-const markerMaterial = new THREE.MeshBasicMaterial({ color: '#ffffff', depthTest: false });
-const markers = [];
+// Markers where models without surfaces touch (Hertz: the contact point; 6D: the patch
+// centre): dots of a fixed size on screen, drawn over the bodies.
+const markerMaterial = new THREE.PointsMaterial({ color: '#ffffff', size: 7, sizeAttenuation: false, depthTest: false });
+const markerPoints = new THREE.Points(new THREE.BufferGeometry(), markerMaterial);
+markerPoints.renderOrder = 2;
+scene.add(markerPoints);
 function showMarkers(frame) {
-  const list = data.markers[frame];
-  while (markers.length < list.length) {
-    const m = new THREE.Mesh(markerGeometry, markerMaterial);
-    m.renderOrder = 2;
-    scene.add(m);
-    markers.push(m);
-  }
-  markers.forEach((m, k) => {
-    m.visible = k < list.length;
-    if (m.visible) m.position.set(...list[k].point);
-  });
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(data.markers[frame].flatMap((m) => m.point)), 3));
+  markerPoints.geometry.dispose();
+  markerPoints.geometry = geometry;
 }
 
-// See-through bodies let the patches inside them show.
+// The contacts (patches and markers) can be hidden.
+const contactsBox = document.getElementById('contacts');
+function applyContacts() {
+  patchMesh.visible = contactsBox.checked;
+  markerPoints.visible = contactsBox.checked;
+  render();
+}
+contactsBox.addEventListener('change', applyContacts);
+
+// See-through bodies let the patches inside them show; fixed bodies (floors, walls, bins) are
+// always see-through, so they hide nothing that moves.
 const xray = document.getElementById('xray');
 xray.checked = hasPatches;
 function applyXray() {
   for (const body of bodies) {
     if (body.spec.plane) continue;
-    body.material.transparent = xray.checked;
-    body.material.opacity = xray.checked ? 0.45 : 1;
-    body.material.depthWrite = !xray.checked;
+    const clear = body.spec.fixed || xray.checked;
+    body.material.transparent = clear;
+    body.material.opacity = body.spec.fixed ? 0.35 : clear ? 0.45 : 1;
+    body.material.depthWrite = !clear;
     body.material.needsUpdate = true;
   }
   render();
@@ -369,6 +375,10 @@ window.contactlab = {
   },
   last: () => window.contactlab.setFrame(frameCount - 1),
   pause: () => setPlaying(false),
+  showContacts: (on) => {
+    contactsBox.checked = on;
+    applyContacts();
+  },
   pick: (i) => pick(i),
   pickedText: () => document.getElementById('picked').textContent,
   // Body i's position at the current frame in page pixels (null while absent).

@@ -193,8 +193,13 @@ fn write_page(
             .bodies
             .iter()
             .zip(&displays)
-            .enumerate()
-            .map(|(i, (spec, shown))| page_body(i, spec, shown, quantum))
+            .scan(0, |moving, (spec, shown)| {
+                let k = (!spec.fixed).then(|| {
+                    *moving += 1;
+                    *moving - 1
+                });
+                Some(page_body(k, spec, shown, quantum))
+            })
             .collect(),
         times: times.iter().map(|&t| significant(t, 6)).collect(),
         poses: states
@@ -303,13 +308,18 @@ fn bounds(displays: &[Display], states: &[Vec<Option<BodyState>>]) -> [[f64; 3];
 /// Distinct colours for moving bodies (fixed ones are grey): saturated hues, so a body's pixels
 /// are told apart from the grey ground and from each other.
 const PALETTE: [&str; 10] = [
-    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#9a6324",
+    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45", "#1abc9c",
     "#ffe119",
 ];
 
-fn page_body(i: usize, spec: &crate::scene::BodySpec, shown: &Display, quantum: Quantum) -> PageBody {
-    let moving = !spec.fixed;
-    let colour = if moving { PALETTE[i % PALETTE.len()] } else { "#9a9a9a" };
+/// Body `spec`, the `moving`-th body that is not fixed (or a fixed one).
+fn page_body(
+    moving: Option<usize>,
+    spec: &crate::scene::BodySpec,
+    shown: &Display,
+    quantum: Quantum,
+) -> PageBody {
+    let colour = moving.map_or("#9a9a9a", |k| PALETTE[k % PALETTE.len()]);
     let (plane, vertices, triangles) = match shown {
         Display::Plane => (true, Vec::new(), Vec::new()),
         Display::Mesh(m) => (
