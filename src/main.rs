@@ -3,6 +3,7 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use contactlab::commands::contact::{self, ContactArgs};
+use contactlab::commands::view;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -45,6 +46,9 @@ enum Command {
         /// Also plot energies and contact forces against time (DIR/energy.png, DIR/contact_force.png).
         #[arg(long)]
         png: bool,
+        /// Also write the viewer page DIR/view.html (as `contactlab view` does).
+        #[arg(long)]
+        html: bool,
         /// Show no progress on stderr (by default: a bar on a terminal, a line every 5 s in a log).
         #[arg(long, short)]
         quiet: bool,
@@ -79,6 +83,16 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Write OUT_DIR/view.html: a `simulate` run played in any browser (docs/viewer.md).
+    View {
+        /// The scene file (TOML) the run simulated.
+        scene: PathBuf,
+        /// The `simulate --out` folder.
+        out_dir: PathBuf,
+        /// Open the page with the platform's opener (xdg-open, open); a failure is a warning.
+        #[arg(long)]
+        open: bool,
+    },
     /// Write a compliant body's tet mesh and pressure field as a legacy VTK file.
     Field {
         /// The scene file (TOML).
@@ -105,12 +119,13 @@ fn run(cli: Cli) -> Result<()> {
                 print!("{}", contact::format_report(&report));
             }
         }
-        Command::Simulate { scene, out, vtk, png, quiet } => {
+        Command::Simulate { scene, out, vtk, png, html, quiet } => {
             let loaded = contactlab::scene::load_scene(&scene)
                 .with_context(|| format!("cannot load scene {}", scene.display()))?;
             let args = contactlab::commands::simulate::SimulateArgs {
                 vtk,
                 png,
+                html: html.then(|| view::title(&scene)),
                 progress: contactlab::app::ProgressMode::for_stderr(quiet),
                 ..contactlab::commands::simulate::SimulateArgs::new(out)
             };
@@ -139,6 +154,15 @@ fn run(cli: Cli) -> Result<()> {
                     records.len(),
                     args.out.join("summary.csv").display()
                 );
+            }
+        }
+        Command::View { scene, out_dir, open } => {
+            let loaded = contactlab::scene::load_scene(&scene)
+                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let page = view::run(&loaded, &out_dir, &view::title(&scene))?;
+            println!("{}", page.line());
+            if let (true, Err(e)) = (open, view::open(&page.path)) {
+                eprintln!("warning: {e}");
             }
         }
         Command::Field { scene, body, out } => {

@@ -11,6 +11,7 @@ mod png_heatmap;
 mod progress;
 mod raster;
 mod view;
+mod viewer_page;
 mod vtk;
 mod vtk_series;
 
@@ -24,5 +25,8 @@ pub use number::Shortest;
 pub use plot::{plot_colour, plot_lines};
 pub use png_heatmap::write_pressure_png;
 pub use progress::{Progress, ProgressMode};
+pub use viewer_page::{
+    PageBody, PageEnergy, PageMarker, PagePatch, ViewerPage, viewer_html, write_viewer_page,
+};
 pub use vtk::{write_contact_surface_vtk, write_surface_vtk, write_tet_mesh_vtk};
 pub use vtk_series::{BodyFrame, ContactFrame, MeshCells, VtkSeries};

@@ -4,3 +4,4 @@ pub mod contact;
 pub mod field;
 pub mod simulate;
 pub mod sweep;
+pub mod view;

@@ -1,4 +1,4 @@
-//! `contactlab simulate SCENE.toml --out DIR [--vtk] [--png]`: integrate a scene and write its
+//! `contactlab simulate SCENE.toml --out DIR [--vtk] [--png] [--html]`: integrate a scene and write its
 //! trajectory, energies and contacts.
 
 use crate::app::{
@@ -22,6 +22,9 @@ pub struct SimulateArgs {
     pub out: PathBuf,
     pub vtk: bool,
     pub png: bool,
+    /// `Some(title)`: after the run, also write the viewer page DIR/view.html titled with the
+    /// scene file's name (`--html`; commands/view).
+    pub html: Option<String>,
     /// How to show progress on stderr (the CLI: a bar on a terminal, lines in a log, none with
     /// `--quiet`).
     pub progress: ProgressMode,
@@ -34,12 +37,13 @@ pub struct SimulateArgs {
 }
 
 impl SimulateArgs {
-    /// Outputs into `out`, no VTK or PNG, no progress, every core, no penetration.
+    /// Outputs into `out`, no VTK, PNG or HTML, no progress, every core, no penetration.
     pub fn new(out: impl Into<PathBuf>) -> SimulateArgs {
         SimulateArgs {
             out: out.into(),
             vtk: false,
             png: false,
+            html: None,
             progress: ProgressMode::Off,
             threads: None,
             penetration: false,
@@ -317,6 +321,10 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     }
     if let Some(plots) = &plots {
         plots.write(&args.out)?;
+    }
+    if let (Some(title), Ok(_)) = (&args.html, &result) {
+        let page = super::view::write_page_for(&world, scene, &args.out, title)?;
+        eprintln!("contactlab: {}", page.line());
     }
     let name = match &integrator {
         Integrator::ImplicitEuler { .. } => "implicit_euler",

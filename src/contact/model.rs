@@ -310,6 +310,25 @@ impl ContactModel {
         }
     }
 
+    /// Where pair (a, b) touches at `poses`, for models without contact surfaces (the viewer's
+    /// markers): Hertz's contact point, the 6D model's patch centre; none for the pressure field
+    /// (it has surfaces) and PEG (its contacts are constraint sets, not one place).
+    pub fn contact_points(
+        &self,
+        (a, b): (usize, usize),
+        poses: &[(Isometry3, Twist)],
+    ) -> Result<Vec<Point3>, ContactError> {
+        match self {
+            ContactModel::Hertz(m) => {
+                Ok(m.contact(a, b, poses).transpose()?.flatten().map(|c| c.point).into_iter().collect())
+            }
+            ContactModel::Volume6d(m) => {
+                Ok(m.contact((a, b), poses)?.map(|(g, _)| g.patch.origin).into_iter().collect())
+            }
+            ContactModel::PressureField(_) | ContactModel::Peg(_) => Ok(Vec::new()),
+        }
+    }
+
     /// Body `i`'s mesh, for models that mesh bodies.
     pub fn body_mesh(&self, i: usize) -> Option<BodyMesh<'_>> {
         let ContactModel::PressureField(m) = self else { return None };
