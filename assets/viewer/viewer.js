@@ -247,7 +247,7 @@ canvas.addEventListener('pointerup', (e) => {
 function pick(i) {
   if (picked !== null) bodies[picked].material.emissive?.set(0x000000);
   picked = i;
-  if (picked !== null) bodies[picked].material.emissive?.set(0x333333);
+  if (picked !== null) bodies[picked].material.emissive?.set(0x555555);
   showPicked();
   render();
 }
