@@ -2,7 +2,7 @@
 // in headless Chromium (software WebGL), fails on any console error or page error, jumps to
 // the last frame, takes a screenshot (NAME.png), hides the contacts drawn over the bodies,
 // takes another (NAME-bodies.png) and checks that every moving body is drawn where the
-// trajectory says: the pixels of the body's colour are centred near its projected position.
+// trajectory says: the pixels of the body's colour are centred near its projected centre.
 //
 // usage: node test_viewer.mjs CHROMIUM SCREENSHOT_DIR PAGE.html…
 import { chromium } from 'playwright-core';
@@ -91,7 +91,7 @@ process.exit(failures > 0 ? 1 : 0);
 
 // In the page: the screenshot's pixels, and for each moving body with a mesh, the number of
 // pixels of its hue in the scene's canvas and the distance from their centre to its projected
-// position (bodies whose hue another moving body shares are skipped: their pixels mix).
+// centre (window.contactlab.project) (bodies whose hue another moving body shares are skipped: their pixels mix).
 async function checkBodies([png, shift]) {
   const image = new Image();
   image.src = `data:image/png;base64,${png}`;

@@ -247,7 +247,7 @@ canvas.addEventListener('pointerup', (e) => {
 function pick(i) {
   if (picked !== null) bodies[picked].material.emissive?.set(0x000000);
   picked = i;
-  if (picked !== null) bodies[picked].material.emissive?.set(0x333333);
+  if (picked !== null) bodies[picked].material.emissive?.set(0x555555);
   showPicked();
   render();
 }
@@ -363,6 +363,18 @@ if (hasPatches) {
   document.getElementById('legend-max').textContent = p >= 1e6 ? `${(p / 1e6).toPrecision(3)} MPa` : `${(p / 1e3).toPrecision(3)} kPa`;
 }
 
+function bodyCentre(i) {
+  const v = data.bodies[i].vertices;
+  if (v.length === 0) return new THREE.Vector3();
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  v.forEach((x, k) => {
+    lo[k % 3] = Math.min(lo[k % 3], x);
+    hi[k % 3] = Math.max(hi[k % 3], x);
+  });
+  return new THREE.Vector3(...lo.map((l, k) => 0.5 * (l + hi[k]) * data.length_unit));
+}
+
 window.contactlab = {
   frameCount,
   bodies: data.bodies.map((b) => b.name),
@@ -381,11 +393,15 @@ window.contactlab = {
   },
   pick: (i) => pick(i),
   pickedText: () => document.getElementById('picked').textContent,
-  // Body i's position at the current frame in page pixels (null while absent).
+  // Where body i's mesh is centred (its body-frame bounding box's centre placed by the current
+  // frame's pose) in page pixels; null while the body is absent.
   project: (i) => {
     const pose = data.poses[frame][i];
     if (!pose) return null;
-    const p = new THREE.Vector3(pose[0], pose[1], pose[2]).project(camera);
+    const p = bodyCentre(i)
+      .applyQuaternion(new THREE.Quaternion(pose[4], pose[5], pose[6], pose[3]))
+      .add(new THREE.Vector3(pose[0], pose[1], pose[2]))
+      .project(camera);
     const rect = canvas.getBoundingClientRect();
     return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height, depth: p.z };
   },
