@@ -43,8 +43,20 @@ fn num(s: &str) -> f64 {
     s.parse().unwrap_or_else(|_| panic!("'{s}' is not a number"))
 }
 
+/// A way of creating a writer.
+type Create = fn(&std::path::Path) -> Result<SimWriter, OutputError>;
+
+/// The two ways of writing: on a thread of the writer's own, and on the caller's.
+const WRITERS: [Create; 2] = [SimWriter::create, SimWriter::create_here];
+
 #[test]
 fn csv_headers_are_the_contract_and_numbers_round_trip_bit_exactly() {
+    for create in WRITERS {
+        csv_round_trip(create);
+    }
+}
+
+fn csv_round_trip(create: Create) {
     let dir = temp_dir("csv");
     let awkward = [0.1 + 0.2, 1.0 / 3.0, -2.5e-300, 6.02214076e23, 5e-324, -0.0, f64::MAX, 1e-5, 1e16];
     let pose = Isometry3::from_parts(
@@ -67,7 +79,7 @@ fn csv_headers_are_the_contract_and_numbers_round_trip_bit_exactly() {
         torque: Vector3::new(awkward[2], 0.0, 7.0),
     };
 
-    let mut out = SimWriter::create(&dir).unwrap();
+    let mut out = create(&dir).unwrap();
     out.body(0.001, "ball", &pose, &twist).unwrap();
     out.body(0.001, "say \"hi\", world", &pose, &twist).unwrap();
     out.energy(0.001, &energy).unwrap();
@@ -133,9 +145,15 @@ fn csv_headers_are_the_contract_and_numbers_round_trip_bit_exactly() {
 
 #[test]
 fn csv_rows_reach_the_disk_when_the_writer_is_dropped_without_finish() {
+    for create in WRITERS {
+        rows_kept_on_drop(create);
+    }
+}
+
+fn rows_kept_on_drop(create: Create) {
     let dir = temp_dir("csv-drop");
     {
-        let mut out = SimWriter::create(&dir).unwrap();
+        let mut out = create(&dir).unwrap();
         out.energy(
             0.5,
             &EnergyRow { kinetic: 1.0, gravity: 2.0, elastic: 3.0, dissipated: 4.0, total: 10.0 },

@@ -97,6 +97,20 @@ fn any_number_of_jobs_gives_the_same_summary_and_a_rerun_only_runs_what_is_missi
         let read = |d: &str| std::fs::read(dir.join(d).join("runs/0003").join(name)).unwrap();
         assert_eq!(read("one"), read("two"), "{name}");
     }
+    // A run is what `simulate` writes for its scene (there on a writer thread of its own).
+    let run_dir = dir.join("one/runs/0003");
+    let text = std::fs::read_to_string(run_dir.join("scene.toml")).unwrap();
+    let scene_3 = parse_scene(&text, scene.parent().unwrap()).unwrap();
+    let alone = dir.join("alone");
+    contactlab::commands::simulate::run(&scene_3, &contactlab::commands::simulate::SimulateArgs::new(&alone))
+        .unwrap();
+    for name in ["trajectory.csv", "energy.csv", "contacts.csv"] {
+        assert_eq!(
+            std::fs::read(run_dir.join(name)).unwrap(),
+            std::fs::read(alone.join(name)).unwrap(),
+            "{name}"
+        );
+    }
     // Resuming: run 2's record is gone (as if the sweep was killed during it).
     std::fs::remove_file(dir.join("two/runs/0002/result.json")).unwrap();
     let again = sweep(&scene, &dir.join("two"), &sets, 2);

@@ -50,6 +50,8 @@ pub struct SimWriter {
     body_names: Arc<[Box<str>]>,
     /// The pairs' names of the last `contacts` call, likewise.
     pair_names: PairNames,
+    /// The files, when rows are written on the calling thread ([`SimWriter::create_here`]).
+    here: Option<Tables>,
 }
 
 /// Rows handed to the writer thread at once.
@@ -82,6 +84,16 @@ enum Job {
 }
 
 impl Tables {
+    /// Creates `dir` (and missing parents) and the three files, each with its header.
+    fn create(dir: &Path) -> Result<Tables, OutputError> {
+        std::fs::create_dir_all(dir).map_err(OutputError::io(dir))?;
+        Ok(Tables {
+            trajectory: CsvFile::create(&dir.join("trajectory.csv"), &TRAJECTORY_COLUMNS)?,
+            energy: CsvFile::create(&dir.join("energy.csv"), &ENERGY_COLUMNS)?,
+            contacts: CsvFile::create(&dir.join("contacts.csv"), &CONTACT_COLUMNS)?,
+        })
+    }
+
     fn run(&mut self, job: Job) -> Result<(), OutputError> {
         match job {
             Job::Bodies(t, names, rows) => {
@@ -155,12 +167,7 @@ impl Tables {
 impl SimWriter {
     /// Creates `dir` (and missing parents) and the three files, each with its header.
     pub fn create(dir: &Path) -> Result<Self, OutputError> {
-        std::fs::create_dir_all(dir).map_err(OutputError::io(dir))?;
-        let mut tables = Tables {
-            trajectory: CsvFile::create(&dir.join("trajectory.csv"), &TRAJECTORY_COLUMNS)?,
-            energy: CsvFile::create(&dir.join("energy.csv"), &ENERGY_COLUMNS)?,
-            contacts: CsvFile::create(&dir.join("contacts.csv"), &CONTACT_COLUMNS)?,
-        };
+        let mut tables = Tables::create(dir)?;
         let (jobs, queue) = sync_channel::<Vec<Job>>(QUEUED_BATCHES);
         let worker = std::thread::Builder::new()
             .name("contactlab-csv".into())
@@ -181,6 +188,21 @@ impl SimWriter {
             batch_rows: 0,
             body_names: Arc::new([]),
             pair_names: Arc::new([]),
+            here: None,
+        })
+    }
+
+    /// [`SimWriter::create`], with rows formatted and written on the calling thread when a
+    /// batch is full: for runs that must stay on one thread (sweeps run many at once).
+    pub fn create_here(dir: &Path) -> Result<Self, OutputError> {
+        Ok(Self {
+            jobs: None,
+            worker: None,
+            batch: Vec::new(),
+            batch_rows: 0,
+            body_names: Arc::new([]),
+            pair_names: Arc::new([]),
+            here: Some(Tables::create(dir)?),
         })
     }
 
@@ -200,6 +222,9 @@ impl SimWriter {
     fn hand_over(&mut self) -> Result<(), OutputError> {
         let batch = std::mem::take(&mut self.batch);
         self.batch_rows = 0;
+        if let Some(tables) = self.here.as_mut() {
+            return batch.into_iter().try_for_each(|job| tables.run(job));
+        }
         match self.jobs.as_ref().map(|jobs| jobs.send(batch)) {
             Some(Ok(())) => Ok(()),
             _ => self.stop(),
@@ -217,6 +242,10 @@ impl SimWriter {
 
     /// Hands over what is left, closes the queue and joins the writer thread (once).
     fn close(&mut self) -> Option<std::thread::Result<Result<(), OutputError>>> {
+        if let Some(mut tables) = self.here.take() {
+            let written = std::mem::take(&mut self.batch).into_iter().try_for_each(|job| tables.run(job));
+            return Some(Ok(written.and_then(|()| tables.flush())));
+        }
         if let Some(jobs) = self.jobs.take()
             && !self.batch.is_empty()
         {

@@ -28,8 +28,8 @@ pub struct SimulateArgs {
     /// How to show progress on stderr (the CLI: a bar on a terminal, lines in a log, none with
     /// `--quiet`).
     pub progress: ProgressMode,
-    /// Worker threads of the run's contact queries (`None`: one per core). Results do not
-    /// depend on it.
+    /// Worker threads of the run's contact queries (`None`: one per core); `Some(1)` keeps the
+    /// whole run, outputs included, on one thread. Results do not depend on it.
     pub threads: Option<usize>,
     /// Also find each touching pair's penetration depth at every output time (one more contact
     /// query per pair; [`Summary::max_penetration`]).
@@ -234,8 +234,13 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     }
     let pool = pool.build().context("starting the worker threads")?;
     let world = pool.install(|| build_world(scene, args.progress != ProgressMode::Off))?;
-    let mut writer = SimWriter::create(&args.out)
-        .with_context(|| format!("creating outputs in {}", args.out.display()))?;
+    // One thread means one: the rows are then formatted on the run's own thread.
+    let mut writer = if args.threads == Some(1) {
+        SimWriter::create_here(&args.out)
+    } else {
+        SimWriter::create(&args.out)
+    }
+    .with_context(|| format!("creating outputs in {}", args.out.display()))?;
     // Constraint models: one row per step of the contact solve.
     let mut solver_csv = match integrator {
         Integrator::TimeStepping { .. } => {
