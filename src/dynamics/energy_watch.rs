@@ -63,6 +63,14 @@ impl EnergyWatch {
         }
     }
 
+    /// The budget of a run that goes on from a state `y` set by hand (with its energies): the
+    /// balance starts again there, the external work done before it (in `y`) counted.
+    pub fn restart(world: &World, y: &[f64], energies: &Energies) -> EnergyWatch {
+        let mut watch = EnergyWatch::new(world, y, energies);
+        watch.initial_total = energies.total - y[world.layout.work()];
+        watch
+    }
+
     /// Checks `energy` — the total, or a part of it that cannot exceed the total — at time `t`
     /// against the initial total plus `work`; returns its excess over that (J).
     pub fn check(

@@ -190,6 +190,12 @@ impl Dopri5 {
         })
     }
 
+    /// Evaluates f at the current state again, for a system whose derivative changed between
+    /// steps (new applied loads): the first stage of the next step must be the new one.
+    pub fn refresh_derivative(&mut self, sys: &mut impl OdeSystem) -> Result<(), OdeError> {
+        evaluate_accepted(sys, &mut self.stats, self.t, &self.y, &mut self.k[0])
+    }
+
     /// Tries one step towards `t_end` (stretched to land on it rather than leave a sliver; an
     /// event inside the step ends it there). After [`Attempt::Accepted`], call
     /// [`Dopri5::commit`] before the next attempt.
