@@ -176,7 +176,9 @@ impl Stepper {
                 | (SchemeMemory::Dopri5(_), Integrator::Dopri5 { .. })
                 | (SchemeMemory::TimeStepping(_), Integrator::TimeStepping { .. })
         );
-        if state.y.len() != self.world.layout.dim || state.control.len() != self.world.bodies.len() || !same_scheme
+        if state.y.len() != self.world.layout.dim
+            || state.control.len() != self.world.bodies.len()
+            || !same_scheme
         {
             return Err(DynamicsError::Setup(
                 "the state is of another scene or integrator: set states saved from a simulation of the same scene".into(),
@@ -385,9 +387,7 @@ impl Stepper {
 
     /// One accepted dopri5 step towards `t_end`.
     fn adaptive_step(&mut self, t_end: f64) -> Result<(), DynamicsError> {
-        let Integrator::Dopri5 { tolerances, .. } = self.integrator else {
-            unreachable!("dopri5 only")
-        };
+        let Integrator::Dopri5 { tolerances, .. } = self.integrator else { unreachable!("dopri5 only") };
         let (world, s, options) = (&self.world, &mut self.state, &self.options);
         let SchemeMemory::Dopri5(slot) = &mut s.scheme else { unreachable!("dopri5 only") };
         let mut system = WorldSystem { world, error: None };
@@ -400,7 +400,14 @@ impl Stepper {
                     }
                     method
                 }
-                None => slot.insert(Box::new(Dopri5::start(&mut system, s.t, &s.y, &tolerances, options, max_step)?)),
+                None => slot.insert(Box::new(Dopri5::start(
+                    &mut system,
+                    s.t,
+                    &s.y,
+                    &tolerances,
+                    options,
+                    max_step,
+                )?)),
             };
             s.loads_changed = false;
             while method.attempt(&mut system, t_end)? == Attempt::Rejected {}
@@ -446,7 +453,9 @@ impl Stepper {
         let (world, s) = (&self.world, &self.state);
         match world.model.stepping() {
             Stepping::Force => world.energies(s.t, &s.y),
-            Stepping::Velocity => Ok(world.energies_tracked(&s.y, world.motion_energies(&s.y), &s.contacts, 0.0)),
+            Stepping::Velocity => {
+                Ok(world.energies_tracked(&s.y, world.motion_energies(&s.y), &s.contacts, 0.0))
+            }
         }
     }
 
