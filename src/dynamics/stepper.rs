@@ -75,6 +75,11 @@ impl StepperState {
     pub fn stats(&self) -> &RunStats {
         &self.stats
     }
+
+    /// The contact model's memory.
+    pub fn memory(&self) -> &ContactMemory {
+        &self.memory
+    }
 }
 
 /// A world with an integrator, stepped on request (see the module's doc).
