@@ -98,8 +98,8 @@ pub fn matrix(array: &PyReadonlyArray2<'_, f64>, n: usize, k: usize, what: &str)
     let a = array.as_array();
     if a.shape() != [n, k] {
         return Err(PyValueError::new_err(format!(
-            "{what} has shape {:?}; give an array of shape ({n}, {k}) (one row per body, in scene order)",
-            a.shape()
+            "{what} has shape ({}); give an array of shape ({n}, {k}) (one row per body, in scene order)",
+            a.shape().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
         )));
     }
     Ok(a.rows().into_iter().map(|r| r.to_vec()).collect())

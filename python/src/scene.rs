@@ -81,7 +81,9 @@ pub fn surface<'py>(
 /// folder). Raises `ValueError` with the command line's message when the scene is wrong.
 #[pyfunction]
 pub fn load_scene(path: PathBuf) -> PyResult<Scene> {
-    contactlab::scene::load_scene(&path).map(Scene::new).map_err(|e| value_error(e.into()))
+    contactlab::scene::load_scene(&path).map(Scene::new).map_err(|e| {
+        value_error(anyhow::Error::new(e).context(format!("cannot load scene {}", path.display())))
+    })
 }
 
 #[pymethods]

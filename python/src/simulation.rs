@@ -12,7 +12,7 @@ use contactlab::dynamics::simulate::Integrator;
 use contactlab::dynamics::stepper::{Stepper, StepperState};
 use contactlab::math::Vector3;
 use numpy::ndarray::Array3;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -143,10 +143,10 @@ impl Simulation {
     fn set_state(
         &mut self,
         state: Option<&State>,
-        positions: Option<PyReadonlyArray2<'_, f64>>,
-        quaternions: Option<PyReadonlyArray2<'_, f64>>,
-        velocities: Option<PyReadonlyArray2<'_, f64>>,
-        angular_velocities: Option<PyReadonlyArray2<'_, f64>>,
+        positions: Option<PyArrayLike2<'_, f64, AllowTypeChange>>,
+        quaternions: Option<PyArrayLike2<'_, f64, AllowTypeChange>>,
+        velocities: Option<PyArrayLike2<'_, f64, AllowTypeChange>>,
+        angular_velocities: Option<PyArrayLike2<'_, f64, AllowTypeChange>>,
     ) -> PyResult<()> {
         let arrays = [&positions, &quaternions, &velocities, &angular_velocities];
         let any_array = arrays.iter().any(|a| a.is_some());
@@ -155,11 +155,13 @@ impl Simulation {
             (None, true) => {
                 let n = self.names.len();
                 let now = motion_rows(&self.stepper.poses());
-                let given =
-                    |a: &Option<PyReadonlyArray2<'_, f64>>, k: usize, now: &[[f64; 4]], what: &str| match a {
-                        Some(a) => matrix(a, n, k, what),
-                        None => Ok(now.iter().map(|r| r[..k].to_vec()).collect()),
-                    };
+                let given = |a: &Option<PyArrayLike2<'_, f64, AllowTypeChange>>,
+                             k: usize,
+                             now: &[[f64; 4]],
+                             what: &str| match a {
+                    Some(a) => matrix(a, n, k, what),
+                    None => Ok(now.iter().map(|r| r[..k].to_vec()).collect()),
+                };
                 let p = given(&positions, 3, &now[0], "positions")?;
                 let q = given(&quaternions, 4, &now[1], "quaternions")?;
                 let v = given(&velocities, 3, &now[2], "velocities")?;

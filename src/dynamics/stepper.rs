@@ -260,6 +260,7 @@ impl Stepper {
         }
         self.state.control[i] = (force, torque);
         self.write_load(i, force, torque);
+        self.state.watch.allow_loads(&self.world, &self.state.y);
         self.state.loads_changed = true;
         Ok(())
     }
