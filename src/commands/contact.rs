@@ -178,8 +178,9 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
     Ok(ContactReport { model: scene.model.key().to_string(), pairs, micros_per_query })
 }
 
-/// A constraint model's pairs (see [`impulse_report`]) in `world` (the scene's), timed over
-/// `repeat` more steps: (reports, µs per step).
+/// A constraint model's pairs in `world` (the scene's): each overlapping pair's mean wrench over
+/// one step from rest with its intersection's geometry, timed over `repeat` more steps:
+/// (reports, µs per step).
 pub fn impulse_pairs(
     scene: &Scene,
     world: &crate::dynamics::world::World,
