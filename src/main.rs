@@ -177,26 +177,11 @@ fn run(cli: Cli) -> Result<()> {
 
 /// The error and its causes on one line, leaving out a cause whose text the message already
 /// holds (several errors name their cause in their own message).
-fn error_message(e: &anyhow::Error) -> String {
-    let mut message = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if message.contains(&text) {
-            continue;
-        }
-        if !message.is_empty() {
-            message.push_str(": ");
-        }
-        message.push_str(&text);
-    }
-    message
-}
-
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", error_message(&e));
+            eprintln!("error: {}", contactlab::commands::error_message(&e));
             ExitCode::FAILURE
         }
     }

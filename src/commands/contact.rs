@@ -104,28 +104,13 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     }
     let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / args.repeat as f64;
 
-    let mut reports = Vec::new();
+    let reports = pair_reports(scene, &model, &poses, &results)?;
     let mut surfaces = Vec::new();
-    for c in results.iter().flatten() {
-        let energy =
-            model.energy(c, &poses).with_context(|| format!("bodies `{}` and `{}`", name(c.a), name(c.b)))?;
-        reports.push(PairReport {
-            a: name(c.a).to_string(),
-            b: name(c.b).to_string(),
-            force: c.wrench.force.into(),
-            torque: c.wrench.torque.into(),
-            area: c.area,
-            energy: Some(energy),
-            faces: c.faces,
-            volume: None,
-            normal: None,
-            centroid: None,
-            semi_axes: None,
-        });
-        if (args.vtk.is_some() || args.png.is_some())
-            && let Some(surface) = model.surface((c.a, c.b), &poses)?
-        {
-            surfaces.push((format!("{}–{}", name(c.a), name(c.b)), surface));
+    if args.vtk.is_some() || args.png.is_some() {
+        for c in results.iter().flatten() {
+            if let Some(surface) = model.surface((c.a, c.b), &poses)? {
+                surfaces.push((format!("{}–{}", name(c.a), name(c.b)), surface));
+            }
         }
     }
     if let Some((counters, true)) = model.counters() {
@@ -147,12 +132,60 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     Ok(ContactReport { model: scene.model.key().to_string(), pairs: reports, micros_per_query })
 }
 
+/// The report of each touching pair of a force model's query `results` at `poses` (with its
+/// elastic energy).
+pub fn pair_reports(
+    scene: &Scene,
+    model: &ContactModel,
+    poses: &[(Isometry3, Twist)],
+    results: &[Option<PairContact>],
+) -> Result<Vec<PairReport>> {
+    let name = |i: usize| scene.bodies[i].name.as_str();
+    let mut reports = Vec::new();
+    for c in results.iter().flatten() {
+        let energy =
+            model.energy(c, poses).with_context(|| format!("bodies `{}` and `{}`", name(c.a), name(c.b)))?;
+        reports.push(PairReport {
+            a: name(c.a).to_string(),
+            b: name(c.b).to_string(),
+            force: c.wrench.force.into(),
+            torque: c.wrench.torque.into(),
+            area: c.area,
+            energy: Some(energy),
+            faces: c.faces,
+            volume: None,
+            normal: None,
+            centroid: None,
+            semi_axes: None,
+        });
+    }
+    Ok(reports)
+}
+
 /// A constraint model's report: each pair's mean wrench over one step from rest (impulse / dt,
 /// the scene's `dt`, default 1 ms) with its intersection's volume, normal, centroid and patch.
 fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Result<ContactReport> {
     // The bodies around the model already built (meshing it again would double the set-up).
     let bodies = scene.bodies.iter().map(crate::dynamics::setup::rigid_body).collect::<Result<Vec<_>>>()?;
     let world = crate::dynamics::world::World::new(bodies, model, scene.sim.gravity);
+    let (pairs, micros_per_query) = impulse_pairs(scene, &world, args.repeat)?;
+    if args.vtk.is_some() || args.png.is_some() {
+        eprintln!(
+            "contactlab: --vtk and --png draw pressure-field contact surfaces; the {} model has none",
+            scene.model.key()
+        );
+    }
+    Ok(ContactReport { model: scene.model.key().to_string(), pairs, micros_per_query })
+}
+
+/// A constraint model's pairs in `world` (the scene's): each overlapping pair's mean wrench over
+/// one step from rest with its intersection's geometry, timed over `repeat` more steps:
+/// (reports, µs per step).
+pub fn impulse_pairs(
+    scene: &Scene,
+    world: &crate::dynamics::world::World,
+    repeat: usize,
+) -> Result<(Vec<PairReport>, f64)> {
     let dt = scene.sim.dt.unwrap_or(1e-3);
     let mut rest = world.initial_state();
     for offset in world.layout.offset.iter().flatten() {
@@ -164,15 +197,15 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
         // Every repetition starts cold: no impulses from a previous one.
         let mut warm = crate::contact::volume6d::model::WarmStarts::default();
         let mut y = rest.clone();
-        crate::dynamics::impulse_step::constraint_step(&world, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
+        crate::dynamics::impulse_step::constraint_step(world, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
         Ok(())
     };
     step().context("the step from rest")?;
     let start = Instant::now();
-    for _ in 0..args.repeat {
+    for _ in 0..repeat {
         step()?;
     }
-    let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / args.repeat as f64;
+    let micros_per_query = start.elapsed().as_secs_f64() * 1e6 / repeat.max(1) as f64;
     let name = |i: usize| scene.bodies[i].name.clone();
     let mut pairs = Vec::new();
     for c in &contacts {
@@ -197,13 +230,7 @@ fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Res
             semi_axes: geometry.map(|g| [g.patch.semi_axes.0, g.patch.semi_axes.1]),
         });
     }
-    if args.vtk.is_some() || args.png.is_some() {
-        eprintln!(
-            "contactlab: --vtk and --png draw pressure-field contact surfaces; the {} model has none",
-            scene.model.key()
-        );
-    }
-    Ok(ContactReport { model: scene.model.key().to_string(), pairs, micros_per_query })
+    Ok((pairs, micros_per_query))
 }
 
 /// Writes each contact surface and each body's mesh (in its world pose) for ParaView.

@@ -120,6 +120,11 @@ pub enum BodyMesh<'a> {
     Triangles { vertices: &'a [Point3], triangles: &'a [[u32; 3]] },
 }
 
+/// What a model remembers between steps (Hertz: the damping of each active contact, fixed
+/// at impact, keyed by pair); empty for models without memory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactMemory(pub std::collections::BTreeMap<(usize, usize), f64>);
+
 /// The contact models that run.
 pub enum ContactModel {
     PressureField(PressureFieldModel),
@@ -296,6 +301,22 @@ impl ContactModel {
             ContactModel::Volume6d(m) => m.penetration((a, b), poses),
             ContactModel::Peg(m) => m.penetration((a, b), (&poses[a].0, &poses[b].0)),
         })
+    }
+
+    /// The model's contact memory (what [`ContactModel::accept_step`] updates), to save a run's
+    /// state and resume it later with [`ContactModel::restore_memory`].
+    pub fn memory(&self) -> ContactMemory {
+        match self {
+            ContactModel::Hertz(m) => ContactMemory(m.memory()),
+            _ => ContactMemory::default(),
+        }
+    }
+
+    /// Puts back a contact memory saved with [`ContactModel::memory`].
+    pub fn restore_memory(&self, memory: &ContactMemory) {
+        if let ContactModel::Hertz(m) = self {
+            m.set_memory(memory.0.clone());
+        }
     }
 
     /// The contact surface of pair (a, b), for models with one.

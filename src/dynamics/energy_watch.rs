@@ -26,6 +26,8 @@ pub struct EnergyWatch {
     initial_total: f64,
     /// Allowed excess (J).
     pub tolerance: f64,
+    /// The part of `tolerance` due to the applied loads (J).
+    loads_allowance: f64,
 }
 
 impl EnergyWatch {
@@ -60,7 +62,27 @@ impl EnergyWatch {
         EnergyWatch {
             initial_total: initial.total,
             tolerance: RELATIVE_TOLERANCE * scale + correction + 1e-12,
+            loads_allowance: RELATIVE_TOLERANCE * loads_scale(world, y0),
         }
+    }
+
+    /// Widens the budget for applied loads that changed during a run (control inputs, now in
+    /// the bodies' `force` and `torque`): the allowance for loads becomes that of the largest
+    /// loads seen, as if the scene had given them. State `y` for the bodies' inertia.
+    pub fn allow_loads(&mut self, world: &World, y: &[f64]) {
+        let allowance = RELATIVE_TOLERANCE * loads_scale(world, y);
+        if allowance > self.loads_allowance {
+            self.tolerance += allowance - self.loads_allowance;
+            self.loads_allowance = allowance;
+        }
+    }
+
+    /// The budget of a run that goes on from a state `y` set by hand (with its energies): the
+    /// balance starts again there, the external work done before it (in `y`) counted.
+    pub fn restart(world: &World, y: &[f64], energies: &Energies) -> EnergyWatch {
+        let mut watch = EnergyWatch::new(world, y, energies);
+        watch.initial_total = energies.total - y[world.layout.work()];
+        watch
     }
 
     /// Checks `energy` — the total, or a part of it that cannot exceed the total — at time `t`
@@ -101,4 +123,18 @@ impl EnergyWatch {
             advice,
         })
     }
+}
+
+/// The applied loads' part of a scene's energy scale (see the module's doc): each free body's
+/// applied force times its radius of gyration plus its applied torque times a radian (J).
+fn loads_scale(world: &World, y: &[f64]) -> f64 {
+    let mut scale = 0.0;
+    for (i, b) in world.bodies.iter().enumerate() {
+        if world.layout.offset[i].is_none() || b.mass <= 0.0 {
+            continue;
+        }
+        let gyration = (world.world_inertia(i, y).trace() / (2.0 * b.mass)).max(0.0).sqrt();
+        scale += b.force.norm() * gyration + b.torque.norm();
+    }
+    scale
 }

@@ -13,6 +13,7 @@ pub mod peg_step;
 pub mod semi_implicit_euler;
 pub mod setup;
 pub mod simulate;
+pub mod stepper;
 pub mod time_stepping;
 pub mod world;
 

@@ -32,9 +32,9 @@ pub enum Integrator {
 }
 
 /// A world seen as an ODE system; keeps the first dynamics error for the caller.
-struct WorldSystem<'a> {
-    world: &'a World,
-    error: Option<DynamicsError>,
+pub(super) struct WorldSystem<'a> {
+    pub(super) world: &'a World,
+    pub(super) error: Option<DynamicsError>,
 }
 
 impl OdeSystem for WorldSystem<'_> {

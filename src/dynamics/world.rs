@@ -160,13 +160,7 @@ impl World {
             active.iter().map(eval).collect()
         };
         let mut loads = self.applied_loads();
-        for (i, b) in self.bodies.iter().enumerate() {
-            if let Some(o) = self.layout.offset[i] {
-                let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
-                let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-                loads.external_power += b.force.dot(&v) + b.torque.dot(&w);
-            }
-        }
+        loads.external_power = self.applied_power(y);
         for r in results {
             let Some((c, d)) = r? else { continue };
             // A contact that came out non-finite (an overflow in the model) stops the run here,
@@ -193,6 +187,19 @@ impl World {
             loads.add_contact(c, &coms);
         }
         Ok(loads)
+    }
+
+    /// The power of the applied loads (each free body's force and torque) at state `y` (W).
+    pub fn applied_power(&self, y: &[f64]) -> f64 {
+        let mut power = 0.0;
+        for (i, b) in self.bodies.iter().enumerate() {
+            if let Some(o) = self.layout.offset[i] {
+                let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
+                let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+                power += b.force.dot(&v) + b.torque.dot(&w);
+            }
+        }
+        power
     }
 
     /// Gravity and the applied loads, before contact.

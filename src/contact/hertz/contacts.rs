@@ -25,6 +25,18 @@ impl HertzModel {
         Self { bodies, laws, damping: Mutex::new(BTreeMap::new()), stats: MprStats::default() }
     }
 
+    /// The contact memory: the damping of each active contact, keyed by (a, b) with a < b.
+    pub fn memory(&self) -> BTreeMap<(usize, usize), f64> {
+        self.damping.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+
+    /// Replaces the contact memory (a state saved with [`HertzModel::memory`]).
+    pub fn set_memory(&self, memory: BTreeMap<(usize, usize), f64>) {
+        if let Ok(mut m) = self.damping.lock() {
+            *m = memory;
+        }
+    }
+
     /// The law of pair (a, b), a < b, if that pair can touch.
     pub fn law(&self, a: usize, b: usize) -> Option<&ContactLaw> {
         self.laws.get(&(a, b))

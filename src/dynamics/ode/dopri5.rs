@@ -78,65 +78,161 @@ pub fn integrate_dopri5(
 ) -> Result<OdeOutcome, OdeError> {
     let n = sys.dim();
     validate_run(n, t0, y0, t_end, tol, opts, outputs)?;
-    let mut stats = StepStats::default();
     let mut cursor = OutputCursor::new(outputs, observe, n);
-    let mut t = t0;
-    let mut y = y0.to_vec();
     let finish = |t: f64, y: Vec<f64>, stats, stopped| Ok(OdeOutcome { t, y, stats, stopped });
-    if let Some(Stopped(ts)) = cursor.deliver(t0, &y, |_, _| {}) {
-        return finish(ts, cursor.last_state().to_vec(), stats, true);
+    if let Some(Stopped(ts)) = cursor.deliver(t0, y0, |_, _| {}) {
+        return finish(ts, cursor.last_state().to_vec(), StepStats::default(), true);
     }
     if t_end == t0 {
-        return finish(t, y, stats, false);
+        return finish(t0, y0.to_vec(), StepStats::default(), false);
+    }
+    let mut stepper = Dopri5::start(sys, t0, y0, tol, opts, step_ceiling(opts, t0, t_end))?;
+    loop {
+        let Attempt::Accepted { last } = stepper.attempt(sys, t_end)? else { continue };
+        let (t_new, y_new) = stepper.end_of_step();
+        if let Some(Stopped(ts)) = cursor.deliver(t_new, y_new, |s, out| stepper.interpolate(s, out)) {
+            return finish(ts, cursor.last_state().to_vec(), stepper.stats, true);
+        }
+        stepper.commit(sys)?;
+        if last {
+            return finish(stepper.t, stepper.y, stepper.stats, false);
+        }
+    }
+}
+
+/// What one attempt of [`Dopri5::attempt`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// The step failed the error test (or overflowed) and will be retried smaller.
+    Rejected,
+    /// The step passed; `last` when it reached the `t_end` it was given.
+    Accepted { last: bool },
+}
+
+/// A Dormand–Prince integration that can be stopped and resumed between steps: everything the
+/// next step depends on (time, state, its derivative, step size, the controller's memory) is
+/// here, so a clone taken between steps continues bit for bit like the original.
+///
+/// A step is [`Dopri5::attempt`] — on acceptance, its end state is [`Dopri5::end_of_step`] and
+/// its dense output [`Dopri5::interpolate`], with the system's `project` and `accepted` already
+/// called — then [`Dopri5::commit`], which moves to that end and picks the next step size.
+#[derive(Clone, Debug)]
+pub struct Dopri5 {
+    /// The current time and state.
+    pub t: f64,
+    pub y: Vec<f64>,
+    /// Work counters so far.
+    pub stats: StepStats,
+    tol: Tolerances,
+    opts: AdaptiveOptions,
+    h_max: f64,
+    /// The step to try next.
+    h: f64,
+    /// The stages; `k[0]` = f(t, y) (first same as last).
+    k: [Vec<f64>; 7],
+    err_old: f64,
+    just_rejected: bool,
+    last_failure_non_finite: bool,
+    // The accepted, uncommitted step: its end, dense output and controller inputs.
+    t_new: f64,
+    y_new: Vec<f64>,
+    dense: [Vec<f64>; 5],
+    h_step: f64,
+    err: f64,
+    fac11: f64,
+    changed: bool,
+    y_stage: Vec<f64>,
+    err_vec: Vec<f64>,
+    scratch: Vec<f64>,
+}
+
+impl Dopri5 {
+    /// Starts at `(t0, y0)` with steps of at most `h_max`: evaluates f there and picks the first
+    /// step (`opts.initial_step`, or an estimate).
+    pub fn start(
+        sys: &mut impl OdeSystem,
+        t0: f64,
+        y0: &[f64],
+        tol: &Tolerances,
+        opts: &AdaptiveOptions,
+        h_max: f64,
+    ) -> Result<Dopri5, OdeError> {
+        let n = sys.dim();
+        let mut stats = StepStats::default();
+        let mut k: [Vec<f64>; 7] = std::array::from_fn(|_| vec![0.0; n]);
+        evaluate_accepted(sys, &mut stats, t0, y0, &mut k[0])?;
+        let h = match opts.initial_step {
+            Some(h) => h.min(h_max),
+            None => starting_step(sys, &mut stats, t0, y0, &k[0].clone(), 5, tol, h_max)?,
+        };
+        Ok(Dopri5 {
+            t: t0,
+            y: y0.to_vec(),
+            stats,
+            tol: *tol,
+            opts: *opts,
+            h_max,
+            h,
+            k,
+            err_old: 1e-4,
+            just_rejected: false,
+            last_failure_non_finite: false,
+            t_new: t0,
+            y_new: vec![0.0; n],
+            dense: std::array::from_fn(|_| vec![0.0; n]),
+            h_step: 0.0,
+            err: 0.0,
+            fac11: 0.0,
+            changed: false,
+            y_stage: vec![0.0; n],
+            err_vec: vec![0.0; n],
+            scratch: Vec::with_capacity(n),
+        })
     }
 
-    let mut k: [Vec<f64>; 7] = std::array::from_fn(|_| vec![0.0; n]);
-    evaluate_accepted(sys, &mut stats, t, &y, &mut k[0])?;
-    let h_max = step_ceiling(opts, t0, t_end);
-    let mut h = match opts.initial_step {
-        Some(h) => h.min(h_max),
-        None => starting_step(sys, &mut stats, t, &y, &k[0].clone(), 5, tol, h_max)?,
-    };
+    /// Evaluates f at the current state again, for a system whose derivative changed between
+    /// steps (new applied loads): the first stage of the next step must be the new one.
+    pub fn refresh_derivative(&mut self, sys: &mut impl OdeSystem) -> Result<(), OdeError> {
+        evaluate_accepted(sys, &mut self.stats, self.t, &self.y, &mut self.k[0])
+    }
 
-    let mut y_stage = vec![0.0; n];
-    let mut y_new = vec![0.0; n];
-    let mut err_vec = vec![0.0; n];
-    let mut dense: [Vec<f64>; 5] = std::array::from_fn(|_| vec![0.0; n]);
-    let mut scratch = Vec::with_capacity(n);
-    let mut err_old: f64 = 1e-4;
-    let mut just_rejected = false;
-    let mut last_failure_non_finite = false;
-
-    loop {
-        if stats.accepted + stats.rejected >= opts.max_steps {
+    /// Tries one step towards `t_end` (stretched to land on it rather than leave a sliver; an
+    /// event inside the step ends it there). After [`Attempt::Accepted`], call
+    /// [`Dopri5::commit`] before the next attempt.
+    pub fn attempt(&mut self, sys: &mut impl OdeSystem, t_end: f64) -> Result<Attempt, OdeError> {
+        let n = self.y.len();
+        let (t, h) = (self.t, &mut self.h);
+        let stats = &mut self.stats;
+        if stats.accepted + stats.rejected >= self.opts.max_steps {
             return Err(OdeError::TooManySteps { t });
         }
         // Stretch the step to land on t_end rather than leave a sliver.
-        let mut last = t + 1.01 * h >= t_end;
+        let mut last = t + 1.01 * *h >= t_end;
         if last {
-            h = t_end - t;
+            *h = t_end - t;
         }
-        if h < step_floor(opts, t) {
-            return Err(if last_failure_non_finite {
+        if *h < step_floor(&self.opts, t) {
+            return Err(if self.last_failure_non_finite {
                 OdeError::NonFinite { t }
             } else {
-                OdeError::StepTooSmall { t, step: h }
+                OdeError::StepTooSmall { t, step: *h }
             });
         }
+        let (y, k, y_new) = (&self.y, &mut self.k, &mut self.y_new);
 
         // Stages 2..=7; stage 7 is evaluated at the 5th-order solution itself.
         let mut finite = true;
         for s in 1..7 {
-            let target = if s == 6 { &mut y_new } else { &mut y_stage };
+            let target = if s == 6 { &mut *y_new } else { &mut self.y_stage };
             for i in 0..n {
                 let mut acc = 0.0;
                 for (j, kj) in k.iter().enumerate().take(s) {
                     acc += A[s][j] * kj[i];
                 }
-                target[i] = y[i] + h * acc;
+                target[i] = y[i] + *h * acc;
             }
-            let arg = if s == 6 { &y_new } else { &y_stage };
-            if !evaluate(sys, &mut stats, t + C[s] * h, arg, &mut k[s])? {
+            let arg = if s == 6 { &*y_new } else { &self.y_stage };
+            if !evaluate(sys, stats, t + C[s] * *h, arg, &mut k[s])? {
                 finite = false;
                 break;
             }
@@ -144,81 +240,98 @@ pub fn integrate_dopri5(
         if !finite {
             // Too bold a step can overflow; retry smaller before blaming the model.
             stats.rejected += 1;
-            h *= 0.25;
-            just_rejected = true;
-            last_failure_non_finite = true;
-            continue;
+            *h *= 0.25;
+            self.just_rejected = true;
+            self.last_failure_non_finite = true;
+            return Ok(Attempt::Rejected);
         }
 
-        for (i, e) in err_vec.iter_mut().enumerate() {
-            *e = h * E.iter().zip(&k).map(|(ej, kj)| ej * kj[i]).sum::<f64>();
+        for (i, e) in self.err_vec.iter_mut().enumerate() {
+            *e = *h * E.iter().zip(k.iter()).map(|(ej, kj)| ej * kj[i]).sum::<f64>();
         }
-        let err = scaled_rms(&err_vec, &y, &y_new, tol);
+        let err = scaled_rms(&self.err_vec, y, y_new, &self.tol);
         let fac11 = err.powf(PI_ALPHA);
 
-        if err <= 1.0 {
-            stats.accepted += 1;
-            last_failure_non_finite = false;
-            let mut t_new = if last { t_end } else { t + h };
-            for i in 0..n {
-                let dy = y_new[i] - y[i];
-                let bspl = h * k[0][i] - dy;
-                dense[0][i] = y[i];
-                dense[1][i] = dy;
-                dense[2][i] = bspl;
-                dense[3][i] = dy - h * k[6][i] - bspl;
-                dense[4][i] = h * D.iter().zip(&k).map(|(dj, kj)| dj * kj[i]).sum::<f64>();
-            }
-            let (t_old, h_step) = (t, h);
-            let interp = |s: f64, out: &mut [f64]| {
-                let th = (s - t_old) / h_step;
-                let th1 = 1.0 - th;
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o = dense[0][i]
-                        + th * (dense[1][i] + th1 * (dense[2][i] + th * (dense[3][i] + th1 * dense[4][i])));
-                }
-            };
-            // An event inside the step ends it there (the dense output is accurate to 4th order).
-            let mut truncated = false;
-            if let Some(te) = sys.locate_event(t_old, &y, t_new, &y_new, &interp)
-                && te > t_old
-                && te < t_new
-            {
-                t_new = te;
-                interp(te, &mut y_new);
-                last = false;
-                truncated = true;
-            }
-            let changed = project_changed(sys, &mut y_new, &mut scratch) || truncated;
-            sys.accepted(t_new, &y_new);
-            let stop = cursor.deliver(t_new, &y_new, interp);
-            if let Some(Stopped(ts)) = stop {
-                return finish(ts, cursor.last_state().to_vec(), stats, true);
-            }
-            if changed {
-                evaluate_accepted(sys, &mut stats, t_new, &y_new, &mut k[6])?;
-            }
-            k.swap(0, 6);
-            std::mem::swap(&mut y, &mut y_new);
-            t = t_new;
-            if last {
-                return finish(t, y, stats, false);
-            }
-
-            let fac = (fac11 / err_old.powf(PI_BETA) / SAFETY).clamp(1.0 / MAX_FACTOR, 1.0 / MIN_FACTOR);
-            let mut h_new = h / fac;
-            // Growing right after a rejection invites another one.
-            if just_rejected {
-                h_new = h_new.min(h);
-            }
-            err_old = err.max(1e-4);
-            just_rejected = false;
-            h = h_new.min(h_max);
-        } else {
+        if err > 1.0 {
             stats.rejected += 1;
-            h /= (fac11 / SAFETY).min(1.0 / MIN_FACTOR);
-            just_rejected = true;
-            last_failure_non_finite = false;
+            *h /= (fac11 / SAFETY).min(1.0 / MIN_FACTOR);
+            self.just_rejected = true;
+            self.last_failure_non_finite = false;
+            return Ok(Attempt::Rejected);
         }
+        stats.accepted += 1;
+        self.last_failure_non_finite = false;
+        let mut t_new = if last { t_end } else { t + *h };
+        let dense = &mut self.dense;
+        for i in 0..n {
+            let dy = y_new[i] - y[i];
+            let bspl = *h * k[0][i] - dy;
+            dense[0][i] = y[i];
+            dense[1][i] = dy;
+            dense[2][i] = bspl;
+            dense[3][i] = dy - *h * k[6][i] - bspl;
+            dense[4][i] = *h * D.iter().zip(k.iter()).map(|(dj, kj)| dj * kj[i]).sum::<f64>();
+        }
+        self.h_step = *h;
+        // An event inside the step ends it there (the dense output is accurate to 4th order).
+        let mut truncated = false;
+        let (t_old, h_step, dense) = (t, self.h_step, &self.dense);
+        let interp = |s: f64, out: &mut [f64]| interpolate(dense, t_old, h_step, s, out);
+        if let Some(te) = sys.locate_event(t_old, y, t_new, y_new, &interp)
+            && te > t_old
+            && te < t_new
+        {
+            t_new = te;
+            interp(te, y_new);
+            last = false;
+            truncated = true;
+        }
+        self.changed = project_changed(sys, y_new, &mut self.scratch) || truncated;
+        sys.accepted(t_new, y_new);
+        self.t_new = t_new;
+        self.err = err;
+        self.fac11 = fac11;
+        Ok(Attempt::Accepted { last })
+    }
+
+    /// The accepted step's end: its time and (projected) state.
+    pub fn end_of_step(&self) -> (f64, &[f64]) {
+        (self.t_new, &self.y_new)
+    }
+
+    /// The accepted step's dense output at time `s` within it.
+    pub fn interpolate(&self, s: f64, out: &mut [f64]) {
+        interpolate(&self.dense, self.t, self.h_step, s, out);
+    }
+
+    /// Moves to the accepted step's end and picks the next step size.
+    pub fn commit(&mut self, sys: &mut impl OdeSystem) -> Result<(), OdeError> {
+        if self.changed {
+            evaluate_accepted(sys, &mut self.stats, self.t_new, &self.y_new, &mut self.k[6])?;
+        }
+        self.k.swap(0, 6);
+        std::mem::swap(&mut self.y, &mut self.y_new);
+        self.t = self.t_new;
+        let h = self.h;
+        let fac =
+            (self.fac11 / self.err_old.powf(PI_BETA) / SAFETY).clamp(1.0 / MAX_FACTOR, 1.0 / MIN_FACTOR);
+        let mut h_new = h / fac;
+        // Growing right after a rejection invites another one.
+        if self.just_rejected {
+            h_new = h_new.min(h);
+        }
+        self.err_old = self.err.max(1e-4);
+        self.just_rejected = false;
+        self.h = h_new.min(self.h_max);
+        Ok(())
+    }
+}
+
+/// The 4th-order continuous extension of a step from `t_old` of size `h` at time `s`.
+fn interpolate(dense: &[Vec<f64>; 5], t_old: f64, h: f64, s: f64, out: &mut [f64]) {
+    let th = (s - t_old) / h;
+    let th1 = 1.0 - th;
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = dense[0][i] + th * (dense[1][i] + th1 * (dense[2][i] + th * (dense[3][i] + th1 * dense[4][i])));
     }
 }

@@ -10,7 +10,7 @@ mod options;
 mod radau5;
 mod radau5_tableau;
 
-pub use dopri5::integrate_dopri5;
+pub use dopri5::{Attempt, Dopri5, integrate_dopri5};
 pub use error::OdeError;
 pub use options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
 pub use radau5::integrate_radau5;
