@@ -14,4 +14,6 @@ from ._contactlab import (  # noqa: F401
     load_scene,
 )
 
-__all__ = ["Scene", "Simulation", "SimulationError", "State", "load_scene", "__version__"]
+from .sweep import sweep  # noqa: E402
+
+__all__ = ["Scene", "Simulation", "SimulationError", "State", "load_scene", "sweep", "__version__"]

@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod scene;
 mod simulation;
+mod sweep;
 
 use pyo3::prelude::*;
 
@@ -18,6 +19,12 @@ fn _contactlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<simulation::Simulation>()?;
     m.add_class::<simulation::State>()?;
     m.add_function(wrap_pyfunction!(scene::load_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_local, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::portable_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::run_assignment, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::write_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::summary_rows, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -19,13 +19,16 @@ use std::sync::{Arc, OnceLock};
 #[pyclass(module = "contactlab", frozen)]
 pub struct Scene {
     pub scene: Arc<contactlab::scene::Scene>,
+    /// The scene's TOML text and the folder its relative mesh files resolve against (what a
+    /// sweep writes its values into).
+    source: (String, PathBuf),
     /// The scene's world (bodies meshed), built by the first contact query.
     world: OnceLock<World>,
 }
 
 impl Scene {
-    fn new(scene: contactlab::scene::Scene) -> Scene {
-        Scene { scene: Arc::new(scene), world: OnceLock::new() }
+    fn new(scene: contactlab::scene::Scene, text: String, base_dir: PathBuf) -> Scene {
+        Scene { scene: Arc::new(scene), source: (text, base_dir), world: OnceLock::new() }
     }
 
     fn world(&self, py: Python<'_>) -> PyResult<&World> {
@@ -81,9 +84,14 @@ pub fn surface<'py>(
 /// folder). Raises `ValueError` with the command line's message when the scene is wrong.
 #[pyfunction]
 pub fn load_scene(path: PathBuf) -> PyResult<Scene> {
-    contactlab::scene::load_scene(&path).map(Scene::new).map_err(|e| {
+    let scene = contactlab::scene::load_scene(&path).map_err(|e| {
         value_error(anyhow::Error::new(e).context(format!("cannot load scene {}", path.display())))
-    })
+    })?;
+    // Read again for the text (the load above gave the messages of a file that cannot be read).
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| PyValueError::new_err(format!("cannot load scene {}: {e}", path.display())))?;
+    let base_dir = path.parent().map_or_else(|| PathBuf::from("."), PathBuf::from);
+    Ok(Scene::new(scene, text, base_dir))
 }
 
 #[pymethods]
@@ -94,7 +102,20 @@ impl Scene {
     #[pyo3(signature = (text, base_dir = None))]
     fn from_toml(text: &str, base_dir: Option<PathBuf>) -> PyResult<Scene> {
         let base = base_dir.unwrap_or_else(|| PathBuf::from("."));
-        contactlab::scene::parse_scene(text, &base).map(Scene::new).map_err(|e| value_error(e.into()))
+        let scene = contactlab::scene::parse_scene(text, &base).map_err(|e| value_error(e.into()))?;
+        Ok(Scene::new(scene, text.to_owned(), base))
+    }
+
+    /// The scene as TOML text (a dict's scene as it was written out).
+    #[getter]
+    fn toml(&self) -> &str {
+        &self.source.0
+    }
+
+    /// The folder the scene's relative mesh files resolve against.
+    #[getter]
+    fn base_dir(&self) -> PathBuf {
+        self.source.1.clone()
     }
 
     /// A scene from a dict with the keys of a scene file (`{"body": [{...}, ...], "sim":
