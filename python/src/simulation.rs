@@ -10,7 +10,7 @@ use contactlab::contact::model::Stepping;
 use contactlab::dynamics::build_world;
 use contactlab::dynamics::simulate::Integrator;
 use contactlab::dynamics::stepper::{Stepper, StepperState};
-use contactlab::math::Vector3;
+use contactlab::math::{Twist, Vector3};
 use numpy::ndarray::Array3;
 use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike2};
 use pyo3::exceptions::PyValueError;
@@ -188,6 +188,25 @@ impl Simulation {
         let i = body_index(&self.names, body)?;
         let (f, t) = (force.unwrap_or_default(), torque.unwrap_or_default());
         self.stepper.apply(i, Vector3::from(f), Vector3::from(t)).map_err(dynamics_error)
+    }
+
+    /// Drives a kinematic body (name or index) at `linear` (m/s, the velocity of its body-frame
+    /// origin) and `angular` (rad/s) velocity, world frame, from where it is now, until driven
+    /// again: a position-controlled body in a control loop. Its work on the bodies it touches
+    /// enters the energy balance.
+    #[pyo3(signature = (body, linear = None, angular = None))]
+    fn drive(
+        &mut self,
+        body: &Bound<'_, PyAny>,
+        linear: Option<[f64; 3]>,
+        angular: Option<[f64; 3]>,
+    ) -> PyResult<()> {
+        let i = body_index(&self.names, body)?;
+        let twist = Twist {
+            linear: Vector3::from(linear.unwrap_or_default()),
+            angular: Vector3::from(angular.unwrap_or_default()),
+        };
+        self.stepper.drive(i, twist).map_err(dynamics_error)
     }
 
     /// The energies now (J): `kinetic`, `gravity`, `elastic` (exact), `dissipated`, `total`,

@@ -11,7 +11,7 @@
 //! the contact model's memory, the control inputs and the energy budget — so that putting a
 //! saved state back and stepping gives the run that was not interrupted, bit for bit.
 
-use super::body::Motion;
+use super::body::{KinematicMotion, Motion};
 use super::energy_watch::EnergyWatch;
 use super::error::DynamicsError;
 use super::implicit_euler::{self, DerivativeCache};
@@ -53,6 +53,8 @@ pub struct StepperState {
     /// Constraint models: the last step's contacts (impulse / dt).
     contacts: Vec<PairContact>,
     watch: EnergyWatch,
+    /// Each body's motion (kinematic bodies' paths change with [`Stepper::drive`]).
+    motions: Vec<Motion>,
 }
 
 impl StepperState {
@@ -133,6 +135,7 @@ impl Stepper {
             loads_changed: false,
             contacts: Vec::new(),
             watch,
+            motions: world.bodies.iter().map(|b| b.motion.clone()).collect(),
         };
         Ok(Stepper { world, integrator, options, scene_loads, state })
     }
@@ -181,9 +184,16 @@ impl Stepper {
                 | (SchemeMemory::Dopri5(_), Integrator::Dopri5 { .. })
                 | (SchemeMemory::TimeStepping(_), Integrator::TimeStepping { .. })
         );
+        let same_kinds = state.motions.len() == self.world.bodies.len()
+            && state
+                .motions
+                .iter()
+                .zip(&self.world.bodies)
+                .all(|(m, b)| std::mem::discriminant(m) == std::mem::discriminant(&b.motion));
         if state.y.len() != self.world.layout.dim
             || state.control.len() != self.world.bodies.len()
             || !same_scheme
+            || !same_kinds
         {
             return Err(DynamicsError::Setup(
                 "the state is of another scene or integrator: set states saved from a simulation of the same scene".into(),
@@ -191,6 +201,9 @@ impl Stepper {
         }
         for (i, (force, torque)) in state.control.iter().enumerate() {
             self.write_load(i, *force, *torque);
+        }
+        for (body, motion) in self.world.bodies.iter_mut().zip(&state.motions) {
+            body.motion = motion.clone();
         }
         self.world.model.restore_memory(&state.memory);
         self.state = state;
@@ -261,6 +274,38 @@ impl Stepper {
         self.state.control[i] = (force, torque);
         self.write_load(i, force, torque);
         self.state.watch.allow_loads(&self.world, &self.state.y);
+        self.state.loads_changed = true;
+        Ok(())
+    }
+
+    /// Drives kinematic body `i` at `twist` (world frame; the linear velocity of its body-frame
+    /// origin) from now on, from where it is now: a position-controlled body moved by a control
+    /// loop. Held until it is driven again; its work on the bodies it touches is counted in the
+    /// energy balance, as a scene's kinematic body's is.
+    pub fn drive(&mut self, i: usize, twist: Twist) -> Result<(), DynamicsError> {
+        let body = &self.world.bodies[i];
+        let Motion::Kinematic(path) = &body.motion else {
+            return Err(DynamicsError::Setup(format!(
+                "body `{}` is not kinematic: only kinematic bodies are driven; give it a `kinematic` table in the scene (docs/simulation.md), or move a free body with apply()",
+                body.name
+            )));
+        };
+        if !(twist.linear.iter().chain(twist.angular.iter()).all(|x| x.is_finite())) {
+            return Err(DynamicsError::Setup(format!(
+                "the velocity of `{}` is not finite: give finite linear and angular components",
+                body.name
+            )));
+        }
+        // A constant twist whose path passes through the pose now, at the time now.
+        let t = self.state.t;
+        let (now, _) = path.at(t);
+        let start = Isometry3::from_parts(
+            (now.translation.vector - twist.linear * t).into(),
+            crate::math::UnitQuaternion::from_scaled_axis(-twist.angular * t) * now.rotation,
+        );
+        let motion = Motion::Kinematic(KinematicMotion::Constant { start, twist });
+        self.world.bodies[i].motion = motion.clone();
+        self.state.motions[i] = motion;
         self.state.loads_changed = true;
         Ok(())
     }
