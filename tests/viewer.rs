@@ -162,3 +162,20 @@ fn a_body_name_cannot_end_the_data_element() {
     let html = std::fs::read_to_string(out.join("view.html")).unwrap();
     assert_eq!(page_data(&html)["bodies"][1]["name"], "a</script>b");
 }
+
+#[test]
+fn names_the_csv_quotes_are_read_back_whole() {
+    let out = temp_dir("quoted");
+    let text = std::fs::read_to_string(example("ball_drop.toml"))
+        .unwrap()
+        .replace("name = \"damped\"", "name = \"damped, \\\"ball\\\"\"")
+        .replace("duration = 2.0", "duration = 0.2");
+    let scene = out.join("quoted.toml");
+    std::fs::write(&scene, text).unwrap();
+    simulate(scene.to_str().unwrap(), &out, &["--html"]);
+    let html = std::fs::read_to_string(out.join("view.html")).unwrap();
+    let data = page_data(&html);
+    let names: Vec<&str> =
+        data["bodies"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"damped, \"ball\""), "{names:?}");
+}

@@ -48,8 +48,9 @@ def sweep(
         one per core) or ``"ray"`` (each run a Ray task of the cluster at ``address``; an
         already initialised Ray is used as it is; ``None`` starts a local one).
     out: a folder for each run's outputs (``runs/NNNN``) and ``summary.csv``; the local backend
-        resumes a sweep there (finished runs are skipped). Ray workers must reach it (a shared
-        file system); without it, Ray runs write into a temporary folder on each worker.
+        resumes a sweep there (runs that succeeded are skipped). Ray workers must reach it (a
+        shared file system); without it, Ray runs write into a temporary folder on each worker.
+        The Ray backend neither resumes nor overwrites a sweep (it refuses a folder with runs).
     progress: a bar on stderr.
 
     Returns the summary rows (a pandas DataFrame when pandas is installed). A run that fails is
@@ -58,6 +59,9 @@ def sweep(
     """
     text, base_dir = _scene_source(scene)
     grid = dict(grid or {})
+    for key, values in grid.items():
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise TypeError(f"grid[{key!r}] = {values!r}: give a list of values, e.g. [{values!r}]")
     ranges = {k: (float(lo), float(hi)) for k, (lo, hi) in (ranges or {}).items()}
     if backend == "local":
         if out is None:
@@ -94,12 +98,23 @@ def _scene_source(scene) -> Tuple[str, str]:
     base_dir = getattr(scene, "base_dir", None)
     if text is None or base_dir is None:
         raise TypeError("scene must be a path or a contactlab.Scene")
-    return text, base_dir
+    return text, os.fspath(base_dir)
 
 
 def _sweep_ray(text, base_dir, grid, ranges, samples, seed, address, out, progress):
     import ray
 
+    shipped_files = [k for k in list(grid) + list(ranges) if k.split(".")[-1] == "file"]
+    if shipped_files:
+        raise ValueError(
+            f"{shipped_files[0]}: the ray backend ships the base scene's mesh files only; "
+            "sweep mesh files with backend=\"local\", or make one scene per mesh"
+        )
+    if out is not None and (Path(out) / "runs").exists():
+        raise ValueError(
+            f"{out} already holds a sweep's runs; the ray backend does not resume one: "
+            "give another out, or resume with backend=\"local\""
+        )
     keys, bodies, runs = _native.sweep_plan(text, base_dir, grid, ranges, samples, seed)
     portable, files = _native.portable_scene(text, base_dir)
     shipped = {"text": portable, "files": {name: Path(path).read_bytes() for name, path in files}}
@@ -132,7 +147,11 @@ _materialized = {}
 
 def _ray_run(payload, run, assignment, out_dir, width):
     """One run on a Ray worker: the shipped scene written out once per process, then the run."""
-    digest = hashlib.sha256(payload["text"].encode()).hexdigest()
+    digest = hashlib.sha256(payload["text"].encode())
+    for name, data in sorted(payload["files"].items()):
+        digest.update(name.encode())
+        digest.update(data)
+    digest = digest.hexdigest()
     base_dir = _materialized.get(digest)
     if base_dir is None:
         base_dir = tempfile.mkdtemp(prefix="contactlab-scene-")

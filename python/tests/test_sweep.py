@@ -90,3 +90,17 @@ def test_ray_backend_gives_the_local_summary_bit_for_bit(scene_file, tmp_path):
     assert without_times(remote) == without_times(local)
     assert (tmp_path / "ray" / "runs" / "0003" / "trajectory.csv").exists()
     assert (tmp_path / "ray" / "summary.csv").exists()
+
+
+def test_a_scene_object_sweeps_as_its_file_does(scene_file):
+    from_file = rows_of(contactlab.sweep(scene_file, {"sim.dt": [1e-3]}, progress=False))
+    for scene in (contactlab.load_scene(scene_file), contactlab.Scene.from_toml(FREE_FALL)):
+        rows = rows_of(contactlab.sweep(scene, {"sim.dt": [1e-3]}, progress=False))
+        assert without_times(rows) == without_times(from_file)
+
+
+def test_grids_that_are_not_lists_of_values_are_refused(scene_file):
+    with pytest.raises(ValueError, match="no values"):
+        contactlab.sweep(scene_file, {"sim.dt": []}, progress=False)
+    with pytest.raises(TypeError, match="list of values"):
+        contactlab.sweep(scene_file, {"sim.integrator": "dopri5"}, progress=False)

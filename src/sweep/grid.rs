@@ -79,6 +79,9 @@ impl Plan {
                 ));
             }
         };
+        if let Some(empty) = sets.iter().find(|s| s.values.is_empty()) {
+            return Err(argument(&empty.key, "the key has no values", "give at least one value"));
+        }
         if sets.is_empty() && ranges.is_empty() {
             return Err(argument(
                 "sweep",
@@ -221,7 +224,9 @@ fn latin_hypercube(ranges: &[Range], n: usize, seed: u64) -> Vec<Vec<f64>> {
         }
         for (point, &s) in points.iter_mut().zip(&strata) {
             let u = (s as f64 + rng.unit()) / n as f64;
-            point.push(r.lo + u * (r.hi - r.lo));
+            // Round-off can reach hi itself; the interval is half open.
+            let x = r.lo + u * (r.hi - r.lo);
+            point.push(if x < r.hi { x } else { r.hi.next_down() });
         }
     }
     points

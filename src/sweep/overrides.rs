@@ -24,28 +24,33 @@ pub fn apply(table: &mut Table, key: &str, value: Value) -> Result<(), SweepErro
     let segments: Vec<&str> = key.split('.').collect();
     let error = |problem: String, fix: &str| SweepError::Key { key: key.into(), problem, fix: fix.into() };
     let (mut place, rest): (&mut Value, &[&str]) = if segments[0] == "body" {
-        let Some(name) = segments.get(1) else {
-            return Err(error("a body key needs the body's name".into(), "write body.NAME.KEY"));
-        };
         if segments.len() < 3 {
-            return Err(error("there is no key after the body's name".into(), "write body.NAME.KEY"));
+            return Err(error("a body key needs the body's name and a key".into(), "write body.NAME.KEY"));
         }
-        let bodies = table.get_mut("body").and_then(Value::as_array_mut);
-        let names = |bodies: &[Value]| {
-            bodies.iter().filter_map(|b| b.get("name").and_then(Value::as_str)).collect::<Vec<_>>().join(", ")
-        };
-        let Some(bodies) = bodies else {
+        let Some(bodies) = table.get_mut("body").and_then(Value::as_array_mut) else {
             return Err(error("the scene has no [[body]]".into(), "sweep keys of the scene's bodies"));
         };
-        let listed = names(bodies);
-        let body = bodies.iter_mut().find(|b| b.get("name").and_then(Value::as_str) == Some(name));
-        let Some(body) = body else {
+        let names: Vec<Option<String>> =
+            bodies.iter().map(|b| b.get("name").and_then(Value::as_str).map(String::from)).collect();
+        // A name may hold dots: the longest name the key starts with (and a key after it).
+        let after = &key["body.".len()..];
+        let found = names
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.as_deref().map(|n| (i, n)))
+            .filter(|(_, n)| {
+                after.len() > n.len() + 1 && after.starts_with(n) && after[n.len()..].starts_with('.')
+            })
+            .max_by_key(|(_, n)| n.len());
+        let Some((index, name)) = found else {
+            let listed: Vec<&str> = names.iter().flatten().map(String::as_str).collect();
             return Err(error(
-                format!("the scene has no body named `{name}`"),
-                &format!("use one of: {listed}"),
+                format!("the scene has no body named `{}`", segments[1]),
+                &format!("use one of: {}", listed.join(", ")),
             ));
         };
-        (body, &segments[2..])
+        let used = name.split('.').count();
+        (&mut bodies[index], &segments[1 + used..])
     } else {
         let Some(first) = table.get_mut(segments[0]) else {
             if segments.len() == 1 {
@@ -142,5 +147,17 @@ contact = { friction = 0.5 }
         let e = apply(&mut t, "sim.duration.x", Value::Float(1.0)).unwrap_err().to_string();
         assert!(e.contains("float"), "{e}");
         assert!(apply(&mut t, "body.ball", Value::Float(1.0)).is_err());
+    }
+
+    #[test]
+    fn body_names_may_hold_dots() {
+        let mut t: Table = toml::from_str(
+            "[[body]]\nname = \"arm\"\nmass = 1.0\n[[body]]\nname = \"arm.damped\"\nmass = 1.0\n",
+        )
+        .unwrap();
+        apply(&mut t, "body.arm.damped.mass", Value::Float(2.0)).unwrap();
+        apply(&mut t, "body.arm.mass", Value::Float(3.0)).unwrap();
+        assert_eq!(t["body"][1]["mass"].as_float(), Some(2.0));
+        assert_eq!(t["body"][0]["mass"].as_float(), Some(3.0));
     }
 }

@@ -85,7 +85,10 @@ pub fn run_sweep_text(
     let mut records: Vec<Option<RunRecord>> = (0..plan.runs.len())
         .map(|i| {
             let path = run_dir(i).join("result.json");
-            RunRecord::load(&path).ok().filter(|r| r.run == i && r.values == cells[i])
+            // Failed runs run again: a failure may be the machine's (time limit, full disk).
+            RunRecord::load(&path)
+                .ok()
+                .filter(|r| r.run == i && r.values == cells[i] && r.status == RunStatus::Ok)
         })
         .collect();
     let pending: Vec<usize> = (0..plan.runs.len()).filter(|&i| records[i].is_none()).collect();
@@ -174,7 +177,8 @@ pub fn run_one(text: &str, base_dir: &Path, run: usize, values: Vec<String>, dir
             record.energy_excess = Some(summary.stats.max_energy_excess);
             record.steps = Some(summary.stats.steps);
         }
-        Ok(Err(message)) => record.message = message,
+        // The folder is named the same way by every backend: the rows stay comparable.
+        Ok(Err(message)) => record.message = message.replace(&dir.display().to_string(), "the run's folder"),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()

@@ -239,7 +239,7 @@ fn frames(
     for &k in shown {
         let mut row = vec![None; names.len()];
         for (name, state) in trajectory.frame(k)? {
-            let i = names.iter().position(|n| *n == name).ok_or_else(|| ViewError::UnknownBody {
+            let i = names.iter().position(|n| *n == name.as_ref()).ok_or_else(|| ViewError::UnknownBody {
                 path: csv_path.to_path_buf(),
                 name: name.to_string(),
             })?;
@@ -260,13 +260,11 @@ fn check_bodies(
     path: &Path,
 ) -> Result<(), ViewError> {
     let in_csv = trajectory.body_names();
-    if let Some(name) = in_csv.iter().find(|n| !names.contains(n)) {
+    if let Some(name) = in_csv.iter().find(|n| !names.contains(&n.as_str())) {
         return Err(ViewError::UnknownBody { path: path.to_path_buf(), name: name.to_string() });
     }
     let t_end = trajectory.times().last().copied().unwrap_or(0.0);
-    if let Some(body) =
-        scene.bodies.iter().find(|b| b.appear_time <= t_end && !in_csv.contains(&b.name.as_str()))
-    {
+    if let Some(body) = scene.bodies.iter().find(|b| b.appear_time <= t_end && !in_csv.contains(&b.name)) {
         return Err(ViewError::MissingBody { path: path.to_path_buf(), name: body.name.clone() });
     }
     Ok(())

@@ -3,6 +3,7 @@
 
 use super::ViewError;
 use crate::app::{CONTACT_COLUMNS, ENERGY_COLUMNS, TRAJECTORY_COLUMNS};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -74,21 +75,21 @@ impl Trajectory {
     }
 
     /// The rows of output time `k`: each body's name and state, in file order.
-    pub fn frame(&self, k: usize) -> Result<Vec<(&str, BodyState)>, ViewError> {
+    pub fn frame(&self, k: usize) -> Result<Vec<(Cow<'_, str>, BodyState)>, ViewError> {
         let (_, range, first_line) = &self.groups[k];
         let mut rows = Vec::new();
         for (n, line) in self.text[range.clone()].lines().enumerate() {
             let line_no = first_line + n;
-            let mut fields = line.split(',');
+            let mut fields = csv_fields(line).into_iter();
             fields.next();
-            let name = fields.next().unwrap_or("");
+            let name = fields.next().unwrap_or_default();
             let mut values = [0.0; 13];
             for (i, v) in values.iter_mut().enumerate() {
                 let column = TRAJECTORY_COLUMNS[i + 2];
                 let text = fields.next().ok_or_else(|| {
                     malformed(&self.path, line_no, format!("the row ends before column `{column}`"))
                 })?;
-                *v = number(&self.path, line_no, column, text)?;
+                *v = number(&self.path, line_no, column, &text)?;
             }
             let (mut pose, mut twist) = ([0.0; 7], [0.0; 6]);
             pose.copy_from_slice(&values[..7]);
@@ -99,13 +100,13 @@ impl Trajectory {
     }
 
     /// Every body name in the file, in order of first appearance.
-    pub fn body_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
+    pub fn body_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
         for line in self.text.lines().skip(1) {
-            if let Some(name) = line.split(',').nth(1)
-                && !names.contains(&name)
+            if let Some(name) = csv_fields(line).into_iter().nth(1)
+                && !names.iter().any(|n| *n == name)
             {
-                names.push(name);
+                names.push(name.into_owned());
             }
         }
         names
@@ -150,20 +151,20 @@ pub fn contact_forces(dir: &Path, times: &[f64], names: &[&str]) -> Result<Vec<V
             check_header(&path, line, &CONTACT_COLUMNS)?;
             continue;
         }
-        let fields: Vec<&str> = line.split(',').collect();
+        let fields = csv_fields(line);
         if fields.len() < 6 {
             return Err(malformed(&path, n + 1, "the row has fewer than 6 columns".into()));
         }
-        let Some(&k) = frame_of.get(&number(&path, n + 1, "t", fields[0])?.to_bits()) else { continue };
+        let Some(&k) = frame_of.get(&number(&path, n + 1, "t", &fields[0])?.to_bits()) else { continue };
         let body = |name: &str| {
             index
                 .get(name)
                 .copied()
                 .ok_or_else(|| ViewError::UnknownBody { path: path.clone(), name: name.to_string() })
         };
-        let (a, b) = (body(fields[1])?, body(fields[2])?);
+        let (a, b) = (body(&fields[1])?, body(&fields[2])?);
         for (i, column) in ["fx", "fy", "fz"].into_iter().enumerate() {
-            let f = number(&path, n + 1, column, fields[3 + i])?;
+            let f = number(&path, n + 1, column, &fields[3 + i])?;
             forces[k][a][i] += f;
             forces[k][b][i] -= f;
         }
@@ -191,4 +192,27 @@ fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64, Vie
 
 fn malformed(path: &Path, line: usize, problem: String) -> ViewError {
     ViewError::Malformed { path: path.to_path_buf(), line, problem }
+}
+
+/// The fields of a CSV line as the writers quote them (RFC 4180: a field with a comma, quote or
+/// line break in quotes, quotes doubled); borrowed where nothing is quoted.
+fn csv_fields(line: &str) -> Vec<Cow<'_, str>> {
+    if !line.contains('"') {
+        return line.split(',').map(Cow::Borrowed).collect();
+    }
+    let (mut fields, mut field, mut quoted, mut chars) =
+        (Vec::new(), String::new(), false, line.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(Cow::Owned(std::mem::take(&mut field))),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(Cow::Owned(field));
+    fields
 }

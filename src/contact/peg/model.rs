@@ -7,6 +7,7 @@ use super::planar::{Planar, overlap_area, planar_sets};
 use super::shape::{PegShape, PegShapeError};
 use super::spatial::{PlacedPolygon, pieces};
 use crate::contact::volume6d::body::{Volume6dShape, pair_moments};
+use crate::contact::volume6d::model::overlap_depth;
 use crate::math::{Isometry3, Twist, Vector3};
 use crate::scene::Scene;
 
@@ -153,7 +154,7 @@ impl PegModel {
         }
         let (Some(sa), Some(sb)) = (&self.solids[a], &self.solids[b]) else { return Some(0.0) };
         let moments = pair_moments((sa, poses.0), (sb, poses.1)).ok()?;
-        Some(moments.map_or(0.0, |m| m.volume / m.gradient.norm().max(1e-300)))
+        moments.map_or(Some(0.0), |m| overlap_depth(m.volume, m.gradient.norm()))
     }
 }
 

@@ -109,11 +109,11 @@ impl Volume6dModel {
         self.candidate_pairs(poses).into_iter().filter(|&p| overlaps(p)).collect()
     }
 
-    /// The depth of pair (a, b)'s overlap V/|G| (m): 0 when apart; `None` where its geometry
-    /// cannot be evaluated.
+    /// The depth of pair (a, b)'s overlap V/|G| (m; [`overlap_depth`]): 0 when apart; `None`
+    /// where its geometry cannot be evaluated or the depth is not defined.
     pub fn penetration(&self, (a, b): (usize, usize), poses: &[(Isometry3, Twist)]) -> Option<f64> {
         let pieces = pair_pieces((&self.shapes[a], &poses[a].0), (&self.shapes[b], &poses[b].0)).ok()?;
-        Some(combined(&pieces).map_or(0.0, |m| m.volume / m.gradient.norm().max(1e-300)))
+        combined(&pieces).map_or(Some(0.0), |m| overlap_depth(m.volume, m.gradient.norm()))
     }
 
     /// The contact of pair (a, b) at `poses` and, under `points`, its point contacts (each part
@@ -149,4 +149,14 @@ fn points_of(pieces: &[Piece], pair_patch: &Patch, patch_scale: f64) -> Vec<Poin
         out.extend(contact_points(piece.faces.as_ref(), &part_patch));
     }
     out
+}
+
+/// The depth of an overlap of volume `v` whose gradient (the area of its section along the
+/// normal) has norm `g`: v/g, which is about half the depth for a sphere on a plane (a cap).
+/// `None` where |G| vanishes against v^(2/3) (one body wholly inside the other).
+pub fn overlap_depth(v: f64, g: f64) -> Option<f64> {
+    if v <= 0.0 {
+        return Some(0.0);
+    }
+    (g > 1e-9 * v.cbrt().powi(2)).then(|| v / g)
 }
