@@ -55,6 +55,8 @@ pub struct StepperState {
     watch: EnergyWatch,
     /// Each body's motion (kinematic bodies' paths change with [`Stepper::drive`]).
     motions: Vec<Motion>,
+    /// The integrator and its settings the state was stepped with.
+    integrator: Integrator,
 }
 
 impl StepperState {
@@ -136,6 +138,7 @@ impl Stepper {
             contacts: Vec::new(),
             watch,
             motions: world.bodies.iter().map(|b| b.motion.clone()).collect(),
+            integrator: integrator.clone(),
         };
         Ok(Stepper { world, integrator, options, scene_loads, state })
     }
@@ -194,9 +197,10 @@ impl Stepper {
             || state.control.len() != self.world.bodies.len()
             || !same_scheme
             || !same_kinds
+            || state.integrator != self.integrator
         {
             return Err(DynamicsError::Setup(
-                "the state is of another scene or integrator: set states saved from a simulation of the same scene".into(),
+                "the state is of another scene or integrator (or of the same with other settings, such as dt): set states saved from a simulation of the same scene and settings".into(),
             ));
         }
         for (i, (force, torque)) in state.control.iter().enumerate() {
