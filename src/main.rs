@@ -175,8 +175,6 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
-/// The error and its causes on one line, leaving out a cause whose text the message already
-/// holds (several errors name their cause in their own message).
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -93,12 +93,8 @@ pub fn sweep_local(
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let options = SweepOptions { out: out.into(), jobs, progress: ProgressMode::for_stderr(!progress) };
     let base = Path::new(base_dir);
-    let (records, bodies) = py
-        .detach(|| {
-            let (_, bodies) = sweep::run_scenes(text, base, &plan)?;
-            sweep::run_sweep_text(text, base, &plan, &options).map(|r| (r, bodies))
-        })
-        .map_err(value_error)?;
+    let (records, bodies) =
+        py.detach(|| sweep::run_sweep_text(text, base, &plan, &options)).map_err(value_error)?;
     let records = records.iter().map(|r| serde_json::to_string(r).expect("plain data")).collect();
     Ok((plan.keys, bodies, records))
 }
@@ -161,7 +157,7 @@ pub fn summary_rows<'py>(
         }
         row.set_item("status", if r.status == sweep::RunStatus::Ok { "ok" } else { "failed" })?;
         row.set_item("t_end", r.t_end)?;
-        const POSE: [&str; 7] = ["x", "y", "z", "qw", "qx", "qy", "qz"];
+        use sweep::record::POSE_COLUMNS as POSE;
         for b in &bodies {
             let pose = r.bodies.iter().find(|p| &p.body == b);
             for (i, c) in POSE.iter().enumerate() {

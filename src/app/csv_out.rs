@@ -487,7 +487,7 @@ fn format_row(line: &mut Vec<u8>, fields: &[Field]) {
 }
 
 /// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
-fn write_text(line: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_text(line: &mut Vec<u8>, s: &str) {
     if !s.contains([',', '"', '\n', '\r']) {
         line.extend_from_slice(s.as_bytes());
         return;

@@ -36,6 +36,23 @@ enum SchemeMemory {
     TimeStepping(WarmStarts),
 }
 
+impl SchemeMemory {
+    /// A scheme's memory before its first step.
+    fn fresh(integrator: &Integrator) -> Result<SchemeMemory, DynamicsError> {
+        Ok(match integrator {
+            Integrator::ImplicitEuler { .. } => SchemeMemory::ImplicitEuler(DerivativeCache::default()),
+            Integrator::SemiImplicitEuler { .. } => SchemeMemory::SemiImplicitEuler,
+            Integrator::Dopri5 { .. } => SchemeMemory::Dopri5(None),
+            Integrator::TimeStepping { .. } => SchemeMemory::TimeStepping(WarmStarts::default()),
+            Integrator::Radau5 { .. } => {
+                return Err(DynamicsError::Setup(
+                    "integrator `radau5` runs only as a whole (`contactlab simulate`); to step a scene use implicit_euler (stiff contact, fixed step) or dopri5 (adaptive)".into(),
+                ));
+            }
+        })
+    }
+}
+
 /// A control input: a force and a torque (about the centre of mass, world frame) on a body.
 pub type Load = (Vector3, Vector3);
 
@@ -101,17 +118,7 @@ impl Stepper {
     /// At the world's initial state. `max_step`: the largest adaptive step (`simulate` uses the
     /// output interval). Radau IIA runs only as a whole (`simulate`).
     pub fn new(world: World, integrator: Integrator, max_step: f64) -> Result<Stepper, DynamicsError> {
-        let scheme = match &integrator {
-            Integrator::ImplicitEuler { .. } => SchemeMemory::ImplicitEuler(DerivativeCache::default()),
-            Integrator::SemiImplicitEuler { .. } => SchemeMemory::SemiImplicitEuler,
-            Integrator::Dopri5 { .. } => SchemeMemory::Dopri5(None),
-            Integrator::TimeStepping { .. } => SchemeMemory::TimeStepping(WarmStarts::default()),
-            Integrator::Radau5 { .. } => {
-                return Err(DynamicsError::Setup(
-                    "integrator `radau5` runs only as a whole (`contactlab simulate`); to step a scene use implicit_euler (stiff contact, fixed step) or dopri5 (adaptive)".into(),
-                ));
-            }
-        };
+        let scheme = SchemeMemory::fresh(&integrator)?;
         let initial_step = match &integrator {
             Integrator::Dopri5 { initial_step, .. } => *initial_step,
             _ => None,
@@ -241,12 +248,7 @@ impl Stepper {
             return Err(DynamicsError::NonFinite { t: self.state.t, bodies });
         }
         self.world.implausible_motion(self.state.t, &self.state.y)?;
-        self.state.scheme = match &self.state.scheme {
-            SchemeMemory::ImplicitEuler(_) => SchemeMemory::ImplicitEuler(DerivativeCache::default()),
-            SchemeMemory::SemiImplicitEuler => SchemeMemory::SemiImplicitEuler,
-            SchemeMemory::Dopri5(_) => SchemeMemory::Dopri5(None),
-            SchemeMemory::TimeStepping(_) => SchemeMemory::TimeStepping(WarmStarts::default()),
-        };
+        self.state.scheme = SchemeMemory::fresh(&self.integrator)?;
         self.state.contacts.clear();
         let energies = self.world.energies(self.state.t, &self.state.y)?;
         self.state.watch = EnergyWatch::restart(&self.world, &self.state.y, &energies);

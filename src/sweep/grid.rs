@@ -138,10 +138,7 @@ pub fn parse_range(arg: &str) -> Result<Range, SweepError> {
     let (Some(lo), Some(hi)) = (number(lo), number(hi)) else {
         return Err(bad("LO or HI is not a finite number"));
     };
-    if lo >= hi {
-        return Err(bad("LO is not below HI"));
-    }
-    Ok(Range { key, lo, hi })
+    Range::new(key, lo, hi)
 }
 
 impl Range {

@@ -9,10 +9,7 @@ use toml::{Table, Value};
 /// The scene's text with every `file = "…"` renamed to `meshes/NN_NAME`, and for each new name
 /// the file it stands for (resolved against `base_dir`). The same file keeps one name.
 pub fn portable_scene(text: &str, base_dir: &Path) -> Result<(String, Vec<(String, PathBuf)>), SweepError> {
-    let mut table: Table = toml::from_str(text).map_err(|e| SweepError::Corrupt {
-        path: base_dir.join("(scene text)"),
-        problem: format!("not TOML: {e}"),
-    })?;
+    let mut table = super::runner::scene_table(text, base_dir)?;
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     rename_files(&mut table, base_dir, &mut files);
     let text = toml::to_string(&table).expect("a table read from TOML writes back");

@@ -73,7 +73,7 @@ impl RunRecord {
 }
 
 /// The per-body columns of a pose.
-const POSE_COLUMNS: [&str; 7] = ["x", "y", "z", "qw", "qx", "qy", "qz"];
+pub const POSE_COLUMNS: [&str; 7] = ["x", "y", "z", "qw", "qx", "qy", "qz"];
 
 /// The summary's header: `run`, the keys, `status`, `t_end`, `BODY.x … BODY.qz` for each of
 /// `bodies`, then the measures, `wall_time`, `host` and `message`.
@@ -138,13 +138,11 @@ pub fn write_summary(
     std::fs::write(path, text).map_err(SweepError::io(path))
 }
 
-/// A cell quoted when it holds a comma, a quote or a line break (RFC 4180).
+/// A cell as CSV text, quoted where it needs it (RFC 4180, as every CSV of a run).
 fn csv_cell(cell: &str) -> String {
-    if cell.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", cell.replace('"', "\"\""))
-    } else {
-        cell.to_owned()
-    }
+    let mut out = Vec::with_capacity(cell.len());
+    crate::app::write_csv_text(&mut out, cell);
+    String::from_utf8(out).expect("quoting keeps UTF-8")
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ pub fn run_sweep(
 ) -> Result<Vec<RunRecord>, SweepError> {
     let text = std::fs::read_to_string(scene_path).map_err(SweepError::io(scene_path))?;
     let base_dir = scene_path.parent().unwrap_or(Path::new("."));
-    run_sweep_text(&text, base_dir, plan, options)
+    run_sweep_text(&text, base_dir, plan, options).map(|(records, _)| records)
 }
 
 /// Every run's scene text: the base scene `text` (validated first, relative mesh files
@@ -63,12 +63,13 @@ pub fn run_scenes(
 }
 
 /// [`run_sweep`] of a scene given as text; relative mesh files resolve against `base_dir`.
+/// Also returns the summary's moving bodies.
 pub fn run_sweep_text(
     text: &str,
     base_dir: &Path,
     plan: &Plan,
     options: &SweepOptions,
-) -> Result<Vec<RunRecord>, SweepError> {
+) -> Result<(Vec<RunRecord>, Vec<String>), SweepError> {
     let (scenes, bodies) = run_scenes(text, base_dir, plan)?;
     let cells: Vec<Vec<String>> =
         plan.runs.iter().map(|run| run.iter().map(|(_, v)| display_value(v)).collect()).collect();
@@ -125,7 +126,7 @@ pub fn run_sweep_text(
     saved?;
     let records: Vec<RunRecord> = records.into_iter().map(|r| r.expect("every run has a record")).collect();
     write_summary(&out.join("summary.csv"), &plan.keys, &bodies, &records)?;
-    Ok(records)
+    Ok((records, bodies))
 }
 
 /// The bodies whose final poses the summary lists: every body that is not fixed.
@@ -201,13 +202,18 @@ pub fn run_assignment(
     assignment: &super::Assignment,
     dir: &Path,
 ) -> Result<RunRecord, SweepError> {
-    let table: toml::Table = toml::from_str(text).map_err(|e| SweepError::Corrupt {
-        path: base_dir.join("(scene text)"),
-        problem: format!("not TOML: {e}"),
-    })?;
+    let table = scene_table(text, base_dir)?;
     let scene = scene_text(&table, assignment)?;
     let values = assignment.iter().map(|(_, v)| display_value(v)).collect();
     Ok(run_one(&scene, base_dir, run, values, dir))
+}
+
+/// A scene's text as a TOML table (text that is not TOML is an error).
+pub(crate) fn scene_table(text: &str, base_dir: &Path) -> Result<toml::Table, SweepError> {
+    toml::from_str(text).map_err(|e| SweepError::Corrupt {
+        path: base_dir.join("(scene text)"),
+        problem: format!("not TOML: {e}"),
+    })
 }
 
 fn simulate_one(text: &str, base_dir: &Path, dir: &Path) -> Result<(Scene, simulate::Summary), String> {
