@@ -115,7 +115,7 @@ def _sweep_ray(text, base_dir, grid, ranges, samples, seed, address, out, progre
             f"{out} already holds a sweep's runs; the ray backend does not resume one: "
             "give another out, or resume with backend=\"local\""
         )
-    keys, bodies, runs = _native.sweep_plan(text, base_dir, grid, ranges, samples, seed)
+    keys, bodies, runs, folders = _native.sweep_plan(text, base_dir, grid, ranges, samples, seed)
     portable, files = _native.portable_scene(text, base_dir)
     shipped = {"text": portable, "files": {name: Path(path).read_bytes() for name, path in files}}
     if not ray.is_initialized():
@@ -123,9 +123,9 @@ def _sweep_ray(text, base_dir, grid, ranges, samples, seed, address, out, progre
     payload = ray.put(shipped)  # the scene and its meshes, once
     run_remote = ray.remote(num_cpus=1)(_ray_run)
     out_dir = None if out is None else os.fspath(Path(out).resolve())
-    width = max(4, len(str(max(len(runs) - 1, 0))))  # the folder names of the local backend
     pending = [
-        run_remote.remote(payload, i, list(zip(keys, values)), out_dir, width) for i, values in enumerate(runs)
+        run_remote.remote(payload, i, list(zip(keys, values)), out_dir, folder)
+        for i, (values, folder) in enumerate(zip(runs, folders))
     ]
     records = [None] * len(pending)
     index = {ref: i for i, ref in enumerate(pending)}
@@ -145,7 +145,7 @@ def _sweep_ray(text, base_dir, grid, ranges, samples, seed, address, out, progre
 _materialized = {}
 
 
-def _ray_run(payload, run, assignment, out_dir, width):
+def _ray_run(payload, run, assignment, out_dir, folder):
     """One run on a Ray worker: the shipped scene written out once per process, then the run."""
     digest = hashlib.sha256(payload["text"].encode())
     for name, data in sorted(payload["files"].items()):
@@ -163,7 +163,7 @@ def _ray_run(payload, run, assignment, out_dir, width):
     if out_dir is None:
         with tempfile.TemporaryDirectory(prefix="contactlab-run-") as tmp:
             return _native.run_assignment(payload["text"], base_dir, run, assignment, tmp)
-    run_dir = os.path.join(out_dir, "runs", f"{run:0{width}d}")
+    run_dir = os.path.join(out_dir, folder)
     return _native.run_assignment(payload["text"], base_dir, run, assignment, run_dir)
 
 

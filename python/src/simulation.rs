@@ -8,7 +8,6 @@ use contactlab::commands::contact::{PairReport, pair_reports};
 use contactlab::commands::simulate::integrator;
 use contactlab::contact::model::Stepping;
 use contactlab::dynamics::build_world;
-use contactlab::dynamics::simulate::Integrator;
 use contactlab::dynamics::stepper::{Stepper, StepperState};
 use contactlab::math::{Twist, Vector3};
 use numpy::ndarray::Array3;
@@ -119,13 +118,7 @@ impl Simulation {
     /// The integrator's name.
     #[getter]
     fn integrator(&self) -> &'static str {
-        match self.stepper.integrator() {
-            Integrator::ImplicitEuler { .. } => "implicit_euler",
-            Integrator::SemiImplicitEuler { .. } => "semi_implicit_euler",
-            Integrator::Dopri5 { .. } => "dopri5",
-            Integrator::Radau5 { .. } => "radau5",
-            Integrator::TimeStepping { .. } => "time_stepping",
-        }
+        self.stepper.integrator().name()
     }
 
     /// The whole state (a `State`): `set_state(state)` puts the run back exactly there.

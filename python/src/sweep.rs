@@ -50,10 +50,11 @@ fn plan(
     Plan::new(&sets, &intervals, samples, seed).map_err(value_error)
 }
 
-/// A sweep's keys, moving bodies and every run's values as TOML text.
-type Planned = (Vec<String>, Vec<String>, Vec<Vec<String>>);
+/// A sweep's keys, moving bodies, every run's values as TOML text and every run's folder.
+type Planned = (Vec<String>, Vec<String>, Vec<Vec<String>>, Vec<String>);
 
-/// (keys, moving bodies, every run's values as TOML text): what a Ray driver ships.
+/// (keys, moving bodies, every run's values as TOML text, every run's folder under `out`):
+/// what a Ray driver ships.
 #[pyfunction]
 pub fn sweep_plan(
     text: &str,
@@ -66,7 +67,8 @@ pub fn sweep_plan(
     let plan = plan(grid, ranges, samples, seed)?;
     let (_, bodies) = sweep::run_scenes(text, Path::new(base_dir), &plan).map_err(value_error)?;
     let runs = plan.runs.iter().map(|r| r.iter().map(|(_, v)| v.to_string()).collect()).collect();
-    Ok((plan.keys, bodies, runs))
+    let folders = (0..plan.runs.len()).map(|i| sweep::run_folder(i, plan.runs.len())).collect();
+    Ok((plan.keys, bodies, runs, folders))
 }
 
 /// A whole sweep on local cores (the GIL released): (keys, bodies, records as JSON).

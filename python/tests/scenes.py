@@ -89,3 +89,23 @@ fixed = true
 shape = { type = "halfspace" }
 contact = { compliance = "rigid" }
 """
+
+# A ball falling freely for 0.1 s far above the ground (default implicit Euler): the sweeps' closed
+# form, z = z0 − g·dt²·N(N+1)/2.
+FREE_FALL = """
+[model]
+kind = "pressure_field"
+[sim]
+duration = 0.1
+[[body]]
+name = "ball"
+mass = 1.0
+position = [0.0, 0.0, 1.0]
+shape = { type = "sphere", radius = 0.1 }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 0.05 }
+[[body]]
+name = "ground"
+fixed = true
+shape = { type = "halfspace" }
+contact = { compliance = "rigid" }
+"""

@@ -1,29 +1,12 @@
 """contactlab.sweep: local and Ray backends against a closed form and against each other."""
 
 import math
-import os
 
 import pytest
 
 import contactlab
+from scenes import FREE_FALL
 
-FREE_FALL = """
-[model]
-kind = "pressure_field"
-[sim]
-duration = 0.1
-[[body]]
-name = "ball"
-mass = 1.0
-position = [0.0, 0.0, 1.0]
-shape = { type = "sphere", radius = 0.1 }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 0.05 }
-[[body]]
-name = "ground"
-fixed = true
-shape = { type = "halfspace" }
-contact = { compliance = "rigid" }
-"""
 
 GRID = {"body.ball.position.2": [1.0, 2.0], "sim.dt": [1e-3, 5e-4]}
 

@@ -331,13 +331,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         let page = super::view::write_page_for(&world, scene, &args.out, title)?;
         eprintln!("contactlab: {}", page.line());
     }
-    let name = match &integrator {
-        Integrator::ImplicitEuler { .. } => "implicit_euler",
-        Integrator::SemiImplicitEuler { .. } => "semi_implicit_euler",
-        Integrator::Dopri5 { .. } => "dopri5",
-        Integrator::Radau5 { .. } => "radau5",
-        Integrator::TimeStepping { .. } => "time_stepping",
-    };
+    let name = integrator.name();
     if let Some((counters, _)) = world.model.counters() {
         eprintln!("contactlab: {counters}");
     }

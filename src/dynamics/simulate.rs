@@ -31,6 +31,19 @@ pub enum Integrator {
     TimeStepping { dt: f64 },
 }
 
+impl Integrator {
+    /// The name a scene gives it (`[sim] integrator`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Integrator::ImplicitEuler { .. } => "implicit_euler",
+            Integrator::SemiImplicitEuler { .. } => "semi_implicit_euler",
+            Integrator::Dopri5 { .. } => "dopri5",
+            Integrator::Radau5 { .. } => "radau5",
+            Integrator::TimeStepping { .. } => "time_stepping",
+        }
+    }
+}
+
 /// A world seen as an ODE system; keeps the first dynamics error for the caller.
 pub(super) struct WorldSystem<'a> {
     pub(super) world: &'a World,

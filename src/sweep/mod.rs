@@ -19,5 +19,5 @@ pub use grid::{Assignment, Plan};
 pub use portable::portable_scene;
 pub use record::{RunRecord, RunStatus, write_summary};
 pub use runner::{
-    SweepOptions, moving_bodies, run_assignment, run_one, run_scenes, run_sweep, run_sweep_text,
+    SweepOptions, moving_bodies, run_assignment, run_folder, run_one, run_scenes, run_sweep, run_sweep_text,
 };

@@ -81,8 +81,7 @@ pub fn run_sweep_text(
         SweepFile { scene_hash: fnv1a(text), keys: plan.keys.clone(), runs: cells.clone() },
     )?;
 
-    let width = plan.runs.len().saturating_sub(1).to_string().len().max(4);
-    let run_dir = |i: usize| out.join("runs").join(format!("{i:0width$}"));
+    let run_dir = |i: usize| out.join(run_folder(i, plan.runs.len()));
     let mut records: Vec<Option<RunRecord>> = (0..plan.runs.len())
         .map(|i| {
             let path = run_dir(i).join("result.json");
@@ -206,6 +205,13 @@ pub fn run_assignment(
     let scene = scene_text(&table, assignment)?;
     let values = assignment.iter().map(|(_, v)| display_value(v)).collect();
     Ok(run_one(&scene, base_dir, run, values, dir))
+}
+
+/// The folder of run `i` of `total` under a sweep's output folder: `runs/NNNN` (at least four
+/// digits, as many as the last run needs).
+pub fn run_folder(i: usize, total: usize) -> String {
+    let width = total.saturating_sub(1).to_string().len().max(4);
+    format!("runs/{i:0width$}")
 }
 
 /// A scene's text as a TOML table (text that is not TOML is an error).
