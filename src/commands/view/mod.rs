@@ -175,8 +175,11 @@ fn write_page(
     if polygons > POLYGON_BUDGET {
         let fit = (shown.len() * POLYGON_BUDGET / polygons).max(MIN_FRAMES);
         if fit < shown.len() {
-            shown = evenly_spaced(all_times.len(), fit);
-            (states, contacts) = frames(world, trajectory, &names, &csv_path, &all_times, &shown)?;
+            // Thinned among the frames already computed (evenly still, first and last kept).
+            let keep = evenly_spaced(shown.len(), fit);
+            shown = keep.iter().map(|&j| shown[j]).collect();
+            states = kept(states, &keep);
+            contacts = kept(contacts, &keep);
         }
     }
     let times: Vec<f64> = shown.iter().map(|&k| all_times[k]).collect();
@@ -268,6 +271,16 @@ fn check_bodies(
         return Err(ViewError::MissingBody { path: path.to_path_buf(), name: body.name.clone() });
     }
     Ok(())
+}
+
+/// The items of `items` at the increasing indices `keep`.
+fn kept<T>(items: Vec<T>, keep: &[usize]) -> Vec<T> {
+    let mut next = keep.iter().peekable();
+    items
+        .into_iter()
+        .enumerate()
+        .filter_map(|(j, item)| (next.next_if(|&&k| k == j).is_some()).then_some(item))
+        .collect()
 }
 
 /// `min(n, budget)` indices into `0..n`, evenly spaced, the first and the last among them.
