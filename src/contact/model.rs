@@ -279,6 +279,12 @@ impl ContactModel {
         }
     }
 
+    /// Whether [`ContactModel::accept_step`] does anything (only Hertz remembers its contacts):
+    /// the world skips computing the poses for it otherwise.
+    pub fn remembers_steps(&self) -> bool {
+        matches!(self, ContactModel::Hertz(_))
+    }
+
     /// After an accepted step: updates the model's contact memory, if it has one.
     pub fn accept_step(&self, poses: &[(Isometry3, Twist)]) {
         if let ContactModel::Hertz(m) = self {

@@ -41,6 +41,8 @@ struct TrackedPair {
     error: f64,
     /// The elastic generalized forces on `a` and `b` at the last state.
     forces: PairForces,
+    /// Whether the pair touched at the last step (the others are dropped after it).
+    touching: bool,
 }
 
 /// The generalized forces of a pair's elastic wrench: (force, torque about the centre of mass)
@@ -65,7 +67,10 @@ impl ElasticTracker {
             let r = pose.rotation * world.bodies[i].com.coords;
             (pose.translation.vector + r, twist.linear + twist.angular.cross(&r), twist.angular)
         };
-        let mut pairs = BTreeMap::new();
+        // Updated in place (a map built afresh would allocate every step).
+        for pair in self.pairs.values_mut() {
+            pair.touching = false;
+        }
         for c in contacts.iter().filter(|c| is_tracked(c)) {
             let Some(wrench) = c.elastic else { continue };
             let (ca, va, wa) = com(c.a);
@@ -76,11 +81,12 @@ impl ElasticTracker {
             ];
             let power =
                 |q: &PairForces| q[0].0.dot(&va) + q[0].1.dot(&wa) + q[1].0.dot(&vb) + q[1].1.dot(&wb);
-            let mut pair = self.pairs.get(&(c.a, c.b)).copied().unwrap_or(TrackedPair {
+            let pair = self.pairs.entry((c.a, c.b)).or_insert(TrackedPair {
                 energy: 0.0,
                 exact: None,
                 error: 0.0,
                 forces: [(Vector3::zeros(), Vector3::zeros()); 2],
+                touching: false,
             });
             let (before, after) = (power(&pair.forces), power(&forces));
             let work = 0.5 * (before + after) * dt;
@@ -89,9 +95,9 @@ impl ElasticTracker {
             pair.error += (after - before).abs() * dt / 2.0;
             pair.energy -= work;
             pair.forces = forces;
-            pairs.insert((c.a, c.b), pair);
+            pair.touching = true;
         }
-        self.pairs = pairs;
+        self.pairs.retain(|_, pair| pair.touching);
     }
 
     /// Computes U exactly again for the pairs that need it ([`ElasticTracker`]; all of them

@@ -6,7 +6,6 @@
 use super::error::DynamicsError;
 use super::world::{Loads, World};
 use crate::math::Vector3;
-use nalgebra::{DMatrix, DVector};
 
 /// The factors of the contact derivatives in the matrix: dt for ∂Q/∂V, and dt² for ∂Q/∂X when
 /// positions are implicit (0 to leave the stiffness out).
@@ -17,48 +16,76 @@ pub struct Weights {
 }
 
 /// The free bodies and the groups that contact couples.
-pub struct Groups {
+pub struct Groups<'w> {
     /// Free body indices (into `world.bodies`).
-    pub free: Vec<usize>,
+    pub free: &'w [usize],
     /// For each body, its index in `free` (`usize::MAX` if not free).
-    slot: Vec<usize>,
-    /// The members (indices into `free`) of each group.
-    pub members: Vec<Vec<usize>>,
-    /// For each group, the indices into `loads.derivatives` of its pairs, in their order there
-    /// (so that a group's solve visits only its own pairs: 64 resting boxes are 64 groups).
-    pairs: Vec<Vec<usize>>,
+    slot: &'w [usize],
+    /// The members (indices into `free`, ascending) of every group, group after group (groups
+    /// in the order of their smallest member); group g ends at `member_ends[g]`.
+    members: Indices,
+    member_ends: Indices,
+    /// The indices into `loads.derivatives` of each group's pairs, in their order there (so
+    /// that a group's solve visits only its own pairs: 64 resting boxes are 64 groups); group g
+    /// ends at `pair_ends[g]`.
+    pairs: Indices,
+    pair_ends: Indices,
 }
 
-impl Groups {
+/// Index lists of a step's groups: on the stack for scenes of a few bodies (a step builds them
+/// at every Newton solve).
+type Indices = smallvec::SmallVec<[usize; 16]>;
+
+impl<'w> Groups<'w> {
     /// Groups the free bodies by the touching pairs that carry derivatives in `loads`.
-    pub fn new(world: &World, loads: &Loads) -> Groups {
-        let free: Vec<usize> =
-            (0..world.bodies.len()).filter(|&i| world.layout.offset[i].is_some()).collect();
-        let mut slot = vec![usize::MAX; world.bodies.len()];
-        for (k, &i) in free.iter().enumerate() {
-            slot[i] = k;
-        }
-        let mut groups = crate::math::DisjointSets::new(free.len());
-        for &(a, b, _) in &loads.derivatives {
-            if slot[a] != usize::MAX && slot[b] != usize::MAX {
-                groups.join(slot[a], slot[b]);
+    pub fn new(world: &'w World, loads: &Loads) -> Groups<'w> {
+        let (free, slot) = (&world.layout.free[..], &world.layout.slot[..]);
+        let joins = |&(a, b, _): &(usize, usize, _)| slot[a] != usize::MAX && slot[b] != usize::MAX;
+        // Each free body's group number, groups in the order of their smallest member: without
+        // a pair of free bodies (bodies resting on fixed ones), each body alone.
+        let mut group: Indices = (0..free.len()).collect();
+        let mut count = free.len();
+        if loads.derivatives.iter().any(joins) {
+            let mut sets = crate::math::DisjointSets::new(free.len());
+            for &(a, b, _) in loads.derivatives.iter().filter(|p| joins(p)) {
+                sets.join(slot[a], slot[b]);
+            }
+            count = 0;
+            for k in 0..free.len() {
+                // Roots are their sets' smallest members: a member's root is numbered already.
+                let root = sets.root(k);
+                group[k] = if root == k {
+                    count += 1;
+                    count - 1
+                } else {
+                    group[root]
+                };
             }
         }
-        // Members and pairs by root, then the roots that have members.
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
-        let mut pairs: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
-        for k in 0..free.len() {
-            members[groups.root(k)].push(k);
-        }
-        for (p, &(a, b, _)) in loads.derivatives.iter().enumerate() {
-            // A pair with a fixed body belongs to its free body's group.
-            let k = if slot[a] != usize::MAX { slot[a] } else { slot[b] };
-            if k != usize::MAX {
-                pairs[groups.root(k)].push(p);
-            }
-        }
-        let (members, pairs) = members.into_iter().zip(pairs).filter(|(m, _)| !m.is_empty()).unzip();
-        Groups { free, slot, members, pairs }
+        // Members and pairs sorted by group, stably (a counting sort).
+        let pair_group: smallvec::SmallVec<[Option<usize>; 16]> = loads
+            .derivatives
+            .iter()
+            .map(|&(a, b, _)| {
+                // A pair with a fixed body belongs to its free body's group.
+                let k = if slot[a] != usize::MAX { slot[a] } else { slot[b] };
+                (k != usize::MAX).then(|| group[k])
+            })
+            .collect();
+        let (members, member_ends) = sort_by_group(count, group.iter().map(|&g| Some(g)));
+        let (pairs, pair_ends) = sort_by_group(count, pair_group.into_iter());
+        Groups { free, slot, members, member_ends, pairs, pair_ends }
+    }
+
+    /// Each group's members and pairs.
+    fn groups(&self) -> impl Iterator<Item = (&[usize], &[usize])> {
+        (0..self.member_ends.len()).map(|g| {
+            let begin = |ends: &[usize]| if g == 0 { 0 } else { ends[g - 1] };
+            (
+                &self.members[begin(&self.member_ends)..self.member_ends[g]],
+                &self.pairs[begin(&self.pair_ends)..self.pair_ends[g]],
+            )
+        })
     }
 
     /// Solves every group at time `t`. `rhs(k)` is the right-hand side of free body `k`
@@ -71,45 +98,25 @@ impl Groups {
         weights: Weights,
         rhs: impl Fn(usize) -> (Vector3, Vector3),
     ) -> Result<Vec<(Vector3, Vector3)>, DynamicsError> {
-        let Weights { damping: dt, stiffness: stiffness_weight } = weights;
         let mut out = vec![(Vector3::zeros(), Vector3::zeros()); self.free.len()];
-        let mut local = vec![usize::MAX; self.free.len()];
-        for (bodies, pairs) in self.members.iter().zip(&self.pairs) {
-            for (l, &k) in bodies.iter().enumerate() {
-                local[k] = l;
-            }
-            let n = 6 * bodies.len();
-            let mut a = DMatrix::<f64>::zeros(n, n);
-            let mut b = DVector::<f64>::zeros(n);
-            for (l, &k) in bodies.iter().enumerate() {
-                let i = self.free[k];
-                for d in 0..3 {
-                    a[(6 * l + d, 6 * l + d)] = world.bodies[i].mass;
+        for (bodies, pairs) in self.groups() {
+            let system = GroupSystem { groups: self, world, y, loads, weights, bodies, pairs };
+            let mut store = |x: &[f64]| {
+                for (l, &k) in bodies.iter().enumerate() {
+                    let part = |from: usize| Vector3::from_column_slice(&x[from..from + 3]);
+                    out[k] = (part(6 * l), part(6 * l + 3));
                 }
-                a.view_mut((6 * l + 3, 6 * l + 3), (3, 3)).copy_from(&world.world_inertia(i, y));
-                let (f, tau) = rhs(k);
-                b.rows_mut(6 * l, 3).copy_from(&f);
-                b.rows_mut(6 * l + 3, 3).copy_from(&tau);
-            }
-            let in_group = |body: usize| {
-                let k = self.slot[body];
-                (k != usize::MAX && local[k] != usize::MAX).then(|| local[k])
             };
-            for (pa, pb, d) in pairs.iter().map(|&p| &loads.derivatives[p]) {
-                for (bi, body_i) in [(0, *pa), (6, *pb)] {
-                    let Some(li) = in_group(body_i) else { continue };
-                    for (bj, body_j) in [(0, *pa), (6, *pb)] {
-                        let Some(lj) = in_group(body_j) else { continue };
-                        let mut block = d.velocity.fixed_view::<6, 6>(bi, bj) * (-dt);
-                        if let (Some(k), true) = (&d.pose, stiffness_weight != 0.0) {
-                            block -= k.fixed_view::<6, 6>(bi, bj) * stiffness_weight;
-                        }
-                        let mut target = a.view_mut((6 * li, 6 * lj), (6, 6));
-                        target += block;
-                    }
-                }
-            }
-            let solution = a.lu().solve(&b).ok_or_else(|| DynamicsError::Integrator {
+            // A body alone (a box resting on the ground) is solved in a fixed-size matrix, with
+            // the same arithmetic as the general one.
+            let solved = if bodies.len() == 1 {
+                let (a, b) = system.assemble(nalgebra::U6, &rhs);
+                a.lu().solve(&b).map(|x| store(x.as_slice()))
+            } else {
+                let (a, b) = system.assemble(nalgebra::Dyn(6 * bodies.len()), &rhs);
+                a.lu().solve(&b).map(|x| store(x.as_slice()))
+            };
+            solved.ok_or_else(|| DynamicsError::Integrator {
                 t,
                 bodies: bodies
                     .iter()
@@ -118,15 +125,90 @@ impl Groups {
                     .join(", "),
                 reason: "the implicit velocity update is singular".into(),
             })?;
-            for (l, &k) in bodies.iter().enumerate() {
-                out[k] = (
-                    solution.fixed_rows::<3>(6 * l).into_owned(),
-                    solution.fixed_rows::<3>(6 * l + 3).into_owned(),
-                );
-                local[k] = usize::MAX;
-            }
         }
         Ok(out)
+    }
+}
+
+/// Sorts the items `0..` by their group (`None`: left out), stably: the items, and where each of
+/// the `count` groups ends among them.
+fn sort_by_group(count: usize, groups: impl Iterator<Item = Option<usize>> + Clone) -> (Indices, Indices) {
+    let mut ends: Indices = smallvec::smallvec![0; count];
+    for g in groups.clone().flatten() {
+        ends[g] += 1;
+    }
+    let mut next = Indices::with_capacity(count);
+    let mut total = 0;
+    for e in &mut ends {
+        next.push(total);
+        total += *e;
+        *e = total;
+    }
+    let mut items: Indices = smallvec::smallvec![0; total];
+    for (item, g) in groups.enumerate() {
+        if let Some(g) = g {
+            items[next[g]] = item;
+            next[g] += 1;
+        }
+    }
+    (items, ends)
+}
+
+/// One group's linear system (M − dt·∂Q/∂V − dt²·∂Q/∂X)·ΔV = rhs.
+struct GroupSystem<'a, 'w> {
+    groups: &'a Groups<'w>,
+    world: &'a World,
+    y: &'a [f64],
+    loads: &'a Loads,
+    weights: Weights,
+    /// The group's members (indices into `free`) and its pairs (into `loads.derivatives`).
+    bodies: &'a [usize],
+    pairs: &'a [usize],
+}
+
+impl GroupSystem<'_, '_> {
+    /// The matrix and right-hand side, of dimension `n` = 6 × members.
+    fn assemble<D: nalgebra::Dim>(
+        &self,
+        n: D,
+        rhs: &impl Fn(usize) -> (Vector3, Vector3),
+    ) -> (nalgebra::OMatrix<f64, D, D>, nalgebra::OVector<f64, D>)
+    where
+        nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<D, D> + nalgebra::allocator::Allocator<D>,
+    {
+        let Weights { damping: dt, stiffness: stiffness_weight } = self.weights;
+        let mut a = nalgebra::OMatrix::<f64, D, D>::zeros_generic(n, n);
+        let mut b = nalgebra::OVector::<f64, D>::zeros_generic(n, nalgebra::U1);
+        for (l, &k) in self.bodies.iter().enumerate() {
+            let i = self.groups.free[k];
+            for d in 0..3 {
+                a[(6 * l + d, 6 * l + d)] = self.world.bodies[i].mass;
+            }
+            a.view_mut((6 * l + 3, 6 * l + 3), (3, 3)).copy_from(&self.world.world_inertia(i, self.y));
+            let (f, tau) = rhs(k);
+            b.rows_mut(6 * l, 3).copy_from(&f);
+            b.rows_mut(6 * l + 3, 3).copy_from(&tau);
+        }
+        // A body's place in the group (members are ascending: a binary search).
+        let in_group = |body: usize| {
+            let k = self.groups.slot[body];
+            if k == usize::MAX { None } else { self.bodies.binary_search(&k).ok() }
+        };
+        for (pa, pb, d) in self.pairs.iter().map(|&p| &self.loads.derivatives[p]) {
+            for (bi, body_i) in [(0, *pa), (6, *pb)] {
+                let Some(li) = in_group(body_i) else { continue };
+                for (bj, body_j) in [(0, *pa), (6, *pb)] {
+                    let Some(lj) = in_group(body_j) else { continue };
+                    let mut block = d.velocity.fixed_view::<6, 6>(bi, bj) * (-dt);
+                    if let (Some(k), true) = (&d.pose, stiffness_weight != 0.0) {
+                        block -= k.fixed_view::<6, 6>(bi, bj) * stiffness_weight;
+                    }
+                    let mut target = a.view_mut((6 * li, 6 * lj), (6, 6));
+                    target += block;
+                }
+            }
+        }
+        (a, b)
     }
 }
 

@@ -32,13 +32,21 @@ pub const MAX_NEWTON_ITERATIONS: usize = 12;
 pub const DERIVATIVE_REUSE_STEPS: u32 = 32;
 
 /// Newton iterations within a step after which the derivatives are taken fresh at every
-/// iterate: a step that needs a third iteration has derivatives that no longer fit (a rolling
-/// cylinder's patch crosses its mesh every step), and Newton with fresh ones converges
-/// quadratically. Taken fresh only at the third iterate, the rolling cylinder converged
-/// linearly (θ ≈ 0.8) and missed the tolerance in 142 of 500 steps with 2573 evaluations; fresh
-/// at every iterate from the third on, 8 steps and 1482 evaluations (resting scenes, which
-/// converge in one or two iterations, are unchanged).
+/// iterate, unless the step converges fast with the ones it has (below): a step that needs a
+/// third iteration may have derivatives that no longer fit (a rolling cylinder's patch crosses
+/// its mesh every step), and Newton with fresh ones converges quadratically. Taken fresh only at
+/// the third iterate, the rolling cylinder converged linearly (θ ≈ 0.8) and missed the
+/// tolerance in 142 of 500 steps with 2573 evaluations; fresh at every iterate from the third
+/// on, 8 steps and 1482 evaluations (resting scenes, which converge in one or two iterations,
+/// are unchanged).
 const FRESH_DERIVATIVES_AFTER: usize = 2;
+
+/// The convergence rate θ (the last update's size over the one before) up to which a step
+/// keeps the derivatives it has past [`FRESH_DERIVATIVES_AFTER`]: each further force-only
+/// iterate shrinks the error θ-fold, and an evaluation with derivatives costs five to seven
+/// force-only ones. A sphere's impact converges at θ ≈ 0.02–0.06 with the last step's
+/// derivatives: fresh ones at every impact step were a quarter of sphere_drop's time.
+const SLOW_THETA: f64 = 0.25;
 
 /// The smallest convergence factor η a first update is trusted with.
 const MIN_ETA: f64 = 1e-3;
@@ -53,12 +61,33 @@ pub struct DerivativeCache {
     last_change: Option<Vec<BodyVelocity>>,
     /// The change of the step before, when that step was smooth too.
     change_before: Option<Vec<BodyVelocity>>,
+    /// A step's working vectors, kept so that steps do not allocate them afresh.
+    buffers: StepBuffers,
+}
+
+/// The working vectors of a step (their contents do not outlive it).
+#[derive(Clone, Debug, Default)]
+struct StepBuffers {
+    start: Vec<f64>,
+    gyro: Vec<Vector3>,
+    inertia: Vec<BodyInertia>,
+    dv: Vec<BodyVelocity>,
+    residual: Vec<BodyVelocity>,
+    /// The last full Newton step's start and direction.
+    from: Vec<BodyVelocity>,
+    direction: Vec<BodyVelocity>,
 }
 
 impl Default for DerivativeCache {
     fn default() -> Self {
         // No rate measured yet: a first update must itself be within the tolerance.
-        DerivativeCache { pairs: BTreeMap::new(), eta: 1.0, last_change: None, change_before: None }
+        DerivativeCache {
+            pairs: BTreeMap::new(),
+            eta: 1.0,
+            last_change: None,
+            change_before: None,
+            buffers: StepBuffers::default(),
+        }
     }
 }
 
@@ -99,46 +128,52 @@ pub fn step(
     contacts: &mut Vec<PairContact>,
 ) -> Result<StepReport, DynamicsError> {
     cache.age();
-    let start = y.to_vec();
-    let free: Vec<usize> = (0..world.bodies.len()).filter(|&i| world.layout.offset[i].is_some()).collect();
-    let gyro: Vec<Vector3> = free.iter().map(|&i| gyroscopic(world, i, &start)).collect();
+    let mut buffers = std::mem::take(&mut cache.buffers);
+    let StepBuffers { start, gyro, inertia, dv, residual, from, direction } = &mut buffers;
+    start.clear();
+    start.extend_from_slice(y);
+    let start = &start[..];
+    let free = &world.layout.free[..];
+    gyro.clear();
+    gyro.extend(free.iter().map(|&i| gyroscopic(world, i, start)));
     // Each free body's world inertia at the step's start and its inverse: every iteration's
     // residual and tolerance tests use them (the start state does not change within the step).
-    let inertia: Vec<BodyInertia> = free
-        .iter()
-        .map(|&i| {
-            let inertia = world.world_inertia(i, &start);
-            (world.bodies[i].mass, inertia, inertia.try_inverse())
-        })
-        .collect();
+    inertia.clear();
+    inertia.extend(free.iter().map(|&i| {
+        let inertia = world.world_inertia(i, start);
+        (world.bodies[i].mass, inertia, inertia.try_inverse())
+    }));
     // ΔV of the current iterate, per free body: first the previous step's when that step was
     // smooth (the accelerations carried over: exact in free flight and in steady contact),
     // else none (the explicit prediction: after an impact, carrying its velocity change over
     // would start Newton deep in the contact).
-    let mut dv = match (&cache.last_change, &cache.change_before) {
+    dv.clear();
+    match (&cache.last_change, &cache.change_before) {
         // Two smooth steps: the velocity change extrapolated linearly.
         (Some(last), Some(before)) if last.len() == free.len() && before.len() == free.len() => {
-            last.iter().zip(before).map(|(l, b)| (l.0 * 2.0 - b.0, l.1 * 2.0 - b.1)).collect()
+            dv.extend(last.iter().zip(before).map(|(l, b)| (l.0 * 2.0 - b.0, l.1 * 2.0 - b.1)))
         }
-        (Some(last), _) if last.len() == free.len() => last.clone(),
-        _ => vec![(Vector3::zeros(), Vector3::zeros()); free.len()],
-    };
+        (Some(last), _) if last.len() == free.len() => dv.extend_from_slice(last),
+        _ => dv.resize(free.len(), (Vector3::zeros(), Vector3::zeros())),
+    }
     let mut report = StepReport::default();
     let (mut dissipation, mut external_power) = (0.0, 0.0);
-    // The last full Newton step (its start and direction) and its residual norm, for the line
-    // search: regularized friction is a steep sigmoid in the slip velocity, on which a full
-    // Newton step from far away can overshoot into a cycle.
-    let mut last: Option<(Vec<BodyVelocity>, Vec<BodyVelocity>, f64)> = None;
+    // The last full Newton step (its start `from` and `direction`) and its residual norm, for
+    // the line search: regularized friction is a steep sigmoid in the slip velocity, on which a
+    // full Newton step from far away can overshoot into a cycle.
+    let mut last_norm: Option<f64> = None;
     let mut fraction = 1.0;
     // The size of the last full update relative to the tolerance, and the convergence factor η
     // to trust for the first update (kept from earlier steps, nudged towards 1).
     let mut previous_ratio: Option<f64> = None;
+    // The rate θ measured from this step's last two full updates.
+    let mut theta: Option<f64> = None;
     let first_eta = cache.eta.max(MIN_ETA).powf(0.8);
     for iteration in 0..MAX_NEWTON_ITERATIONS {
         for (k, &i) in free.iter().enumerate() {
-            set_velocity_and_advance(world, i, &start, dv[k], dt, y);
+            set_velocity_and_advance(world, i, start, dv[k], dt, y);
         }
-        if iteration >= FRESH_DERIVATIVES_AFTER {
+        if iteration >= FRESH_DERIVATIVES_AFTER && theta.is_none_or(|theta| theta > SLOW_THETA) {
             cache.pairs.clear();
         }
         let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| Arc::clone(d));
@@ -148,22 +183,20 @@ pub fn step(
             cache.pairs.entry((*a, *b)).or_insert((Arc::clone(d), 0));
         }
         // R = M·ΔV − dt·(Q − ω×Iω), per free body.
-        let residual: Vec<BodyVelocity> = free
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| {
-                let (m, inertia, _) = &inertia[k];
-                (dv[k].0 * *m - loads.force[i] * dt, inertia * dv[k].1 - (loads.torque[i] - gyro[k]) * dt)
-            })
-            .collect();
-        let norm = residual_norm(&inertia, &residual);
-        if let Some((from, direction, previous)) = &last
+        residual.clear();
+        residual.extend(free.iter().enumerate().map(|(k, &i)| {
+            let (m, inertia, _) = &inertia[k];
+            (dv[k].0 * *m - loads.force[i] * dt, inertia * dv[k].1 - (loads.torque[i] - gyro[k]) * dt)
+        }));
+        let norm = residual_norm(inertia, residual);
+        if let Some(previous) = last_norm
             && norm > previous * (1.0 - 1e-4 * fraction)
             && fraction > MIN_STEP_FRACTION
         {
             // Not a descent: back off along the same direction.
             fraction *= 0.5;
             previous_ratio = None;
+            theta = None;
             for k in 0..free.len() {
                 dv[k] = (from[k].0 + direction[k].0 * fraction, from[k].1 + direction[k].1 * fraction);
             }
@@ -174,23 +207,23 @@ pub fn step(
         contacts.clone_from(&loads.contacts);
         // The iterate already solves the step to within Newton's tolerance: M⁻¹·R bounds the
         // update Newton would take (its matrix only adds contact stiffness and damping to M).
-        if within_tolerance(world, &free, &start, &dv, &inertia, &residual) {
+        if within_tolerance(world, (start, dv), inertia, residual) {
             report.converged = true;
             break;
         }
         let groups = Groups::new(world, &loads);
         let weights = Weights { damping: dt, stiffness: dt * dt };
-        let delta =
-            groups.solve(world, (t, &start), &loads, weights, |k| (-residual[k].0, -residual[k].1))?;
+        let delta = groups.solve(world, (t, start), &loads, weights, |k| (-residual[k].0, -residual[k].1))?;
         // Newton's error after this update is about η·|δ|, η = θ/(1 − θ) with θ the rate at
         // which updates shrink: measured from two full updates of this step, else carried
         // over from earlier steps (as Hairer & Wanner's RADAU5 does), so that a step whose
         // first update is small needs no second evaluation.
-        let ratio = update_ratio(world, &free, &start, &dv, &delta);
+        let ratio = update_ratio(world, (start, dv), |k| delta[k]);
         let eta = match previous_ratio {
             Some(r0) if r0 > 0.0 => {
-                let theta = ratio / r0;
-                let eta = if theta < 1.0 { theta / (1.0 - theta) } else { f64::INFINITY };
+                let rate = ratio / r0;
+                theta = Some(rate);
+                let eta = if rate < 1.0 { rate / (1.0 - rate) } else { f64::INFINITY };
                 cache.eta = eta;
                 eta
             }
@@ -198,7 +231,9 @@ pub fn step(
         };
         let converged = ratio <= 1.0 || eta * ratio <= 1.0;
         previous_ratio = Some(ratio);
-        last = Some((dv.clone(), delta.clone(), norm));
+        from.clone_from(dv);
+        direction.clone_from(&delta);
+        last_norm = Some(norm);
         fraction = 1.0;
         for k in 0..free.len() {
             dv[k].0 += delta[k].0;
@@ -218,15 +253,24 @@ pub fn step(
         cache.eta = 1.0;
     }
     for (k, &i) in free.iter().enumerate() {
-        set_velocity_and_advance(world, i, &start, dv[k], dt, y);
+        set_velocity_and_advance(world, i, start, dv[k], dt, y);
     }
     let smooth = report.converged && report.evaluations <= 2;
-    cache.change_before = if smooth { cache.last_change.take() } else { None };
-    cache.last_change = smooth.then_some(dv);
+    // The last two smooth steps' changes, in vectors recycled from step to step.
+    let recycled = cache.change_before.take();
+    if smooth {
+        cache.change_before = cache.last_change.take();
+        let mut change = recycled.unwrap_or_default();
+        change.clone_from(dv);
+        cache.last_change = Some(change);
+    } else {
+        cache.last_change = None;
+    }
     let d = world.layout.dissipated();
     y[d] = start[d] + dt * dissipation;
     let w = world.layout.work();
     y[w] = start[w] + dt * external_power;
+    cache.buffers = buffers;
     world.accept_step(t + dt, y);
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });
@@ -250,19 +294,18 @@ fn residual_norm(inertia: &[BodyInertia], residual: &[BodyVelocity]) -> f64 {
     sum.sqrt()
 }
 
-/// The largest velocity update `delta` of any body relative to Newton's tolerance (≤ 1: within).
+/// The largest velocity update `delta(k)` of any free body k relative to Newton's tolerance
+/// (≤ 1: within), at the velocities of `start` plus `dv`.
 fn update_ratio(
     world: &World,
-    free: &[usize],
-    start: &[f64],
-    dv: &[BodyVelocity],
-    delta: &[BodyVelocity],
+    (start, dv): (&[f64], &[BodyVelocity]),
+    delta: impl Fn(usize) -> BodyVelocity,
 ) -> f64 {
-    free.iter().enumerate().fold(0.0, |worst: f64, (k, &i)| {
+    world.layout.free.iter().enumerate().fold(0.0, |worst: f64, (k, &i)| {
         let o = world.layout.offset[i].unwrap_or(0);
         let v = Vector3::new(start[o + 7], start[o + 8], start[o + 9]) + dv[k].0;
         let w = Vector3::new(start[o + 10], start[o + 11], start[o + 12]) + dv[k].1;
-        let (dl, da) = delta[k];
+        let (dl, da) = delta(k);
         let linear = dl.norm() / (LINEAR_TOLERANCE + 1e-6 * v.norm());
         let angular = da.norm() / (ANGULAR_TOLERANCE + 1e-6 * w.norm());
         worst.max(linear).max(angular)
@@ -272,21 +315,16 @@ fn update_ratio(
 /// Whether M⁻¹·R, body by body, is within Newton's tolerance on the update.
 fn within_tolerance(
     world: &World,
-    free: &[usize],
-    start: &[f64],
-    dv: &[BodyVelocity],
+    velocities: (&[f64], &[BodyVelocity]),
     inertia: &[BodyInertia],
     residual: &[BodyVelocity],
 ) -> bool {
-    let scaled: Vec<BodyVelocity> = inertia
-        .iter()
-        .zip(residual)
-        .map(|((mass, _, inverse), (r, q))| {
-            let angular = inverse.map_or(Vector3::repeat(f64::INFINITY), |inv| inv * q);
-            (r / *mass, angular)
-        })
-        .collect();
-    update_ratio(world, free, start, dv, &scaled) <= 1.0
+    let scaled = |k: usize| {
+        let ((mass, _, inverse), (r, q)) = (&inertia[k], &residual[k]);
+        let angular = inverse.map_or(Vector3::repeat(f64::INFINITY), |inv| inv * q);
+        (r / *mass, angular)
+    };
+    update_ratio(world, velocities, scaled) <= 1.0
 }
 
 /// Newton's tolerance on the velocity update: 1 µm/s (plus 1e-6 of the speed).

@@ -21,6 +21,10 @@ pub const BODY_STATE: usize = 13;
 pub struct StateLayout {
     pub offset: Vec<Option<usize>>,
     pub dim: usize,
+    /// The free bodies' indices, in body order.
+    pub free: Vec<usize>,
+    /// For each body, its index in `free` (`usize::MAX` if it is not free).
+    pub slot: Vec<usize>,
 }
 
 impl StateLayout {
@@ -60,7 +64,12 @@ impl World {
                 offset.push(None);
             }
         }
-        let layout = StateLayout { offset, dim: dim + 2 };
+        let free: Vec<usize> = (0..bodies.len()).filter(|&i| offset[i].is_some()).collect();
+        let mut slot = vec![usize::MAX; bodies.len()];
+        for (k, &i) in free.iter().enumerate() {
+            slot[i] = k;
+        }
+        let layout = StateLayout { offset, dim: dim + 2, free, slot };
         World { bodies, model, gravity, layout }
     }
 
@@ -287,7 +296,9 @@ impl World {
     /// After an accepted step: updates the contact model's memory (Hertz: which contacts are
     /// active, each with its damping fixed at impact).
     pub fn accept_step(&self, t: f64, y: &[f64]) {
-        self.model.accept_step(&self.poses(t, y));
+        if self.model.remembers_steps() {
+            self.model.accept_step(&self.poses(t, y));
+        }
     }
 
     /// y' = f(t, y).
