@@ -448,7 +448,7 @@ impl Bvh {
     /// with [`Bvh::plane_from`].
     pub fn plane_tasks(&self, plane: &Plane, crossing_only: bool, target: usize) -> Tasks<u32> {
         let mut frontier: Tasks<u32> = smallvec::smallvec![0u32];
-        if self.nodes.is_empty() || !self.plane_hit(plane, crossing_only, 0) {
+        if self.nodes.is_empty() || !self.plane_hit(plane, crossing_only, 0.0, 0) {
             return Tasks::new();
         }
         while frontier.len() < target {
@@ -462,7 +462,7 @@ impl Bvh {
                 }
                 grew = true;
                 for c in [a + 1, n.right] {
-                    if self.plane_hit(plane, crossing_only, c) {
+                    if self.plane_hit(plane, crossing_only, 0.0, c) {
                         next.push(c);
                     }
                 }
@@ -479,11 +479,25 @@ impl Bvh {
     /// superset of those whose boxes reach the plane (in subtrees of at most 16 primitives, all
     /// of them once `start`'s box does), so callers test each primitive itself.
     pub fn plane_from(&self, plane: &Plane, crossing_only: bool, start: u32, visit: &mut impl FnMut(u32)) {
+        self.slab_from(plane, crossing_only, 0.0, start, visit);
+    }
+
+    /// [`Bvh::plane_from`] for the slab of half-width `margin` about the plane: every primitive
+    /// whose box comes within `margin` of it (and with `crossing_only`, not wholly more than
+    /// `margin` below it), in the same order.
+    pub fn slab_from(
+        &self,
+        plane: &Plane,
+        crossing_only: bool,
+        margin: f64,
+        start: u32,
+        visit: &mut impl FnMut(u32),
+    ) {
         // A fixed stack: a node's children are tested before they are pushed, so it holds at
         // most one pending sibling per level (the hierarchy is far shallower than 64).
         let mut stack = [0u32; 64];
         let mut len = 0;
-        if !self.plane_hit(plane, crossing_only, start) {
+        if !self.plane_hit(plane, crossing_only, margin, start) {
             return;
         }
         let size = self.nodes[start as usize].size as usize;
@@ -504,8 +518,8 @@ impl Bvh {
             } else {
                 let (left, right) = (a + 1, n.right);
                 match (
-                    self.plane_hit(plane, crossing_only, left),
-                    self.plane_hit(plane, crossing_only, right),
+                    self.plane_hit(plane, crossing_only, margin, left),
+                    self.plane_hit(plane, crossing_only, margin, right),
                 ) {
                     (true, true) => {
                         stack[len] = right;
@@ -533,9 +547,14 @@ impl Bvh {
     }
 
     #[inline]
-    fn plane_hit(&self, plane: &Plane, crossing_only: bool, a: u32) -> bool {
+    fn plane_hit(&self, plane: &Plane, crossing_only: bool, margin: f64, a: u32) -> bool {
         let (lo, hi) = self.nodes[a as usize].obb.plane_range(plane);
-        !(lo > 0.0 || (crossing_only && hi < 0.0))
+        !(lo > margin || (crossing_only && hi < -margin))
+    }
+
+    /// The sphere that holds the whole hierarchy (centre, radius); `None` when it is empty.
+    pub fn bounding_sphere(&self) -> Option<(Point3, f64)> {
+        self.nodes.first().map(|n| (n.obb.center, n.radius))
     }
 }
 

@@ -11,6 +11,7 @@ mod chunked;
 mod energy;
 mod error;
 mod pair;
+mod plane_cache;
 mod polygon_rule;
 mod setup;
 mod surface;
@@ -19,6 +20,7 @@ mod traction;
 pub use body::{Compliance, CompliantMesh, ContactProperties, PfBody, PfGeometry, RigidMesh};
 pub use error::PressureFieldError;
 pub use pair::BodyState;
+pub use plane_cache::PlaneCache;
 pub use setup::{BodyBuildError, PressureFieldModel, contact_properties};
 pub use surface::{ContactPolygon, ContactSurface};
 
@@ -72,7 +74,18 @@ pub fn evaluate_pair(
     b: BodyState,
     options: &QueryOptions,
 ) -> Result<PairWrench, PressureFieldError> {
-    let pair = PairFrame::new(a, b)?;
+    evaluate_pair_kept(a, b, options, None)
+}
+
+/// [`evaluate_pair`] with the pair's [`PlaneCache`] (a simulation keeps one per pair): the same
+/// result, sooner for a body on a half space.
+pub fn evaluate_pair_kept(
+    a: BodyState,
+    b: BodyState,
+    options: &QueryOptions,
+    cache: Option<&PlaneCache>,
+) -> Result<PairWrench, PressureFieldError> {
+    let pair = PairFrame::new(a, b)?.with_plane_cache(cache);
     let kin = kinetics(&pair, options, false, false);
     let acc = accumulate(&pair, &kin);
     Ok(pair_wrench(&pair, &acc, kin.is_static()))
@@ -117,7 +130,18 @@ pub fn evaluate_pair_with_derivatives(
     options: &QueryOptions,
     stiffness: bool,
 ) -> Result<(PairWrench, Option<PairDerivatives>), PressureFieldError> {
-    let pair = PairFrame::new(a, b)?;
+    evaluate_pair_with_derivatives_kept(a, b, refs, options, (stiffness, None))
+}
+
+/// [`evaluate_pair_with_derivatives`] with the pair's [`PlaneCache`] (see [`evaluate_pair_kept`]).
+pub fn evaluate_pair_with_derivatives_kept(
+    a: BodyState,
+    b: BodyState,
+    refs: (&Point3, &Point3),
+    options: &QueryOptions,
+    (stiffness, cache): (bool, Option<&PlaneCache>),
+) -> Result<(PairWrench, Option<PairDerivatives>), PressureFieldError> {
+    let pair = PairFrame::new(a, b)?.with_plane_cache(cache);
     let kin = kinetics(&pair, options, true, stiffness);
     let acc = accumulate(&pair, &kin);
     let wrench = pair_wrench(&pair, &acc, kin.is_static());

@@ -4,9 +4,9 @@
 //! is one, else the compliant half space); the other body S is brought into P's frame. The
 //! normal n̂ of each polygon points from S into P, so the force on P is along +n̂.
 
-use super::PressureFieldError;
 use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
 use super::cells::{CellSection, Cells};
+use super::{PlaneCache, PressureFieldError};
 use crate::field::LinearField;
 use crate::geometry::bvh::{Bvh, RelativePose, Tasks};
 use crate::geometry::clip::{Polygon, TetSection};
@@ -77,6 +77,9 @@ pub struct PairFrame<'a> {
     /// The plane z = 0 of the secondary's frame in the primary's (its half space's boundary,
     /// when it is one), computed once: polygons of a half-space pair each need it.
     secondary_boundary: Plane,
+    /// The cells kept near a half space's plane from the pair's earlier queries, when the
+    /// caller keeps them.
+    plane_cache: Option<&'a PlaneCache>,
 }
 
 impl<'a> PairFrame<'a> {
@@ -121,7 +124,13 @@ impl<'a> PairFrame<'a> {
             rel,
             secondary_modulus: s.body.modulus,
             secondary_boundary: Plane::new(Vector3::z(), 0.0).transformed(&p_from_s),
+            plane_cache: None,
         })
+    }
+
+    /// The pair with the cache its traversals of a half space's plane may use.
+    pub fn with_plane_cache(self, plane_cache: Option<&'a PlaneCache>) -> PairFrame<'a> {
+        PairFrame { plane_cache, ..self }
     }
 
     /// The secondary's half-space plane z ≤ 0 in the primary's frame (inside = solid).
@@ -169,10 +178,7 @@ impl<'a> PairFrame<'a> {
         // About one task per 256 primitives of the larger body, at most 64: small queries stay
         // one task (no splitting overhead), large ones get enough tasks to balance threads.
         // Depends only on the meshes, never on the thread count.
-        let target = |a: &Bvh, b: Option<&Bvh>| {
-            let n = a.size(0).max(b.map_or(0, |b| b.size(0))) as usize;
-            (n / 256).clamp(1, 64)
-        };
+        let target = |a: &Bvh, b: Option<&Bvh>| task_count(a.size(0).max(b.map_or(0, |b| b.size(0))));
         let (a, b) = match self.kind {
             PairKind::MeshMesh(m, n) => (&m.bvh, Some(&n.bvh)),
             PairKind::MeshRigid(m, r) => (&m.bvh, Some(&r.bvh)),
@@ -206,9 +212,13 @@ impl<'a> PairFrame<'a> {
         match self.kind {
             PairKind::MeshMesh(m, n) => m.bvh.pairs_from(&n.bvh, &rel, task, &mut |i, j| visit((i, j))),
             PairKind::MeshRigid(m, r) => m.bvh.pairs_from(&r.bvh, &rel, task, &mut |i, j| visit((i, j))),
-            PairKind::MeshRigidHalfSpace(m) => {
-                m.bvh.plane_from(&self.secondary_plane(), true, task.0, &mut |i| visit((i, 0)))
-            }
+            PairKind::MeshRigidHalfSpace(m) => match self.plane_cache {
+                // One task from the root: the kept cells stand for its traversal.
+                Some(cache) if task_count(m.bvh.size(0)) == 1 => {
+                    cache.visit(&m.bvh, &self.secondary_plane(), true, &mut |i| visit((i, 0)))
+                }
+                _ => m.bvh.plane_from(&self.secondary_plane(), true, task.0, &mut |i| visit((i, 0))),
+            },
             PairKind::MeshCompliantHalfSpace(m, _) => {
                 m.bvh.plane_from(&self.secondary_plane(), false, task.0, &mut |i| visit((i, 0)))
             }
@@ -428,6 +438,12 @@ fn pair_tasks(a: &Bvh, b: &Bvh, rel: &RelativePose, target: usize) -> (Tasks<(u3
     let tasks = a.pair_tasks(b, rel, target);
     let work = tasks.iter().map(|&(i, j)| u64::from(a.size(i) + b.size(j))).sum();
     (tasks, work)
+}
+
+/// How many tasks a query over hierarchies of at most `n` primitives splits into: about one per
+/// 256, at most 64.
+fn task_count(n: u32) -> usize {
+    (n as usize / 256).clamp(1, 64)
 }
 
 fn plane_tasks(a: &Bvh, plane: &Plane, crossing_only: bool, target: usize) -> (Tasks<(u32, u32)>, u64) {

@@ -21,8 +21,10 @@ pub struct BodyBuildError {
 pub struct PressureFieldModel {
     pub bodies: Vec<PfBody>,
     pub options: QueryOptions,
-    /// Pairs (a < b) that can touch: not both fixed, not both rigid.
+    /// Pairs (a < b) that can touch: not both fixed, not both rigid; ascending.
     pairs: Vec<(usize, usize)>,
+    /// Each pair's cells near a half space's plane, kept from its last query.
+    kept: Vec<pf::PlaneCache>,
 }
 
 /// The pressure field model's view of a body's contact table.
@@ -70,7 +72,8 @@ impl PressureFieldModel {
             }
         }
         let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
-        Ok(PressureFieldModel { bodies, options, pairs })
+        let kept = vec![pf::PlaneCache::default(); pairs.len()];
+        Ok(PressureFieldModel { bodies, options, pairs, kept })
     }
 
     /// The pairs that can touch whose world bounds overlap at `poses`, in pair order.
@@ -100,14 +103,15 @@ impl PressureFieldModel {
         stiffness: bool,
     ) -> Result<(pf::PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
+        let kept = self.pairs.binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
         match refs {
             Some(refs) => {
                 let (w, derivatives) =
-                    pf::evaluate_pair_with_derivatives(sa, sb, refs, &self.options, stiffness)?;
+                    pf::evaluate_pair_with_derivatives_kept(sa, sb, refs, &self.options, (stiffness, kept))?;
                 // Boxed: the matrices are large, and most queries carry none.
                 Ok((w, derivatives.map(Box::new)))
             }
-            None => Ok((pf::evaluate_pair(sa, sb, &self.options)?, None)),
+            None => Ok((pf::evaluate_pair_kept(sa, sb, &self.options, kept)?, None)),
         }
     }
 

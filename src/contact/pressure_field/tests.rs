@@ -165,3 +165,59 @@ fn cells_and_their_tets_give_one_elastic_wrench() {
         assert!((moving.area - at_rest.area).abs() < 1e-12 * at_rest.area);
     }
 }
+
+/// The cells a pair keeps near a half space's plane between queries change nothing: a sphere
+/// swept over the ground in steps below and above the kept margin, tilting and spinning, gives
+/// bit for bit what fresh queries give, with and without derivatives; and a body meshed coarser
+/// than the keeping threshold is traversed afresh with the same results.
+#[test]
+fn kept_plane_cells_give_the_fresh_results_bit_for_bit() {
+    let build = |resolution: f64| {
+        let compliance =
+            Compliance::Compliant { modulus: 1e6, resolution: Some(resolution), slab_thickness: None };
+        let properties = ContactProperties { compliance, dissipation: 1.0, friction: 0.5 };
+        PfBody::build(&crate::geometry::Shape::Sphere { radius: 0.05 }, &properties).unwrap().0
+    };
+    let ground = rigid_ground();
+    let refs = (Point3::new(0.0, 0.0, 0.05), Point3::origin());
+    for resolution in [0.01, 0.02, 0.03, 0.05] {
+        let sphere = build(resolution);
+        let kept = PlaneCache::default();
+        let mut touching = 0;
+        for k in 0..400 {
+            let s = k as f64;
+            // Creeping (nanometres a query), then striding (millimetres), through contact.
+            let stride = if k < 200 { 1e-9 * s } else { 2e-3 * (s - 200.0) };
+            let height = 0.047 + 1e-4 * (s * 0.37).sin() + 1e-3 * (s * 0.05).sin() * f64::from(k >= 200);
+            let p =
+                pose([stride, 0.3 * stride, height], [0.02 * (s * 0.11).sin(), 0.01 * s.cos(), 0.003 * s]);
+            let mut a = state(&sphere, p);
+            a.twist = Twist {
+                linear: crate::math::Vector3::new(0.01, -0.02, 0.05 * s.sin()),
+                angular: crate::math::Vector3::new(0.3, 0.1, 2.0),
+            };
+            let b = state(&ground, Isometry3::identity());
+            let options = QueryOptions::default();
+            let fresh = evaluate_pair(a, b, &options).unwrap();
+            let cached = evaluate_pair_kept(a, b, &options, Some(&kept)).unwrap();
+            assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "resolution {resolution}, query {k}");
+            let (r1, r2) = (&refs.0, &refs.1);
+            let (fresh, d_fresh) = evaluate_pair_with_derivatives(a, b, (r1, r2), &options, true).unwrap();
+            let (cached, d_cached) =
+                evaluate_pair_with_derivatives_kept(a, b, (r1, r2), &options, (true, Some(&kept))).unwrap();
+            assert_eq!(format!("{fresh:?} {d_fresh:?}"), format!("{cached:?} {d_cached:?}"), "query {k}");
+            touching += usize::from(fresh.faces > 0);
+        }
+        assert!(touching > 300, "resolution {resolution}: {touching} queries touched");
+        // Kept while creeping, found anew while striding; a body too coarse (a traversal is a
+        // scan) or fine enough to split its queries into tasks is never kept.
+        let rebuilds = kept.rebuilds();
+        let PfGeometry::CompliantMesh(mesh) = &sphere.geometry else { panic!("a compliant mesh") };
+        let cells = mesh.bvh.size(0);
+        if (64..512).contains(&cells) {
+            assert!((100..=260).contains(&rebuilds), "resolution {resolution}: {rebuilds} rebuilds");
+        } else {
+            assert_eq!(rebuilds, 0, "resolution {resolution}");
+        }
+    }
+}
