@@ -4,7 +4,7 @@
 //! a clear error or outputs that are all finite.
 //!
 //! Fixed seed and a bounded number of cases so it fits in `cargo test`; for a longer run:
-//! `FUZZ_CASES=2000 FUZZ_SEED=3 cargo test --release --test fuzz_scenes -- --nocapture` (the
+//! `FUZZ_CASES=2000 FUZZ_SEED=3 cargo test --profile release-test --test fuzz_scenes -- --nocapture` (the
 //! seed is one byte, repeated).
 
 use contactlab::commands::simulate::{SimulateArgs, run};

@@ -6,6 +6,7 @@
 use super::error::DynamicsError;
 use super::world::{Loads, World};
 use crate::math::Vector3;
+use nalgebra::Matrix6;
 
 /// The factors of the contact derivatives in the matrix: dt for ∂Q/∂V, and dt² for ∂Q/∂X when
 /// positions are implicit (0 to leave the stiffness out).
@@ -30,6 +31,9 @@ pub struct Groups<'w> {
     /// ends at `pair_ends[g]`.
     pairs: Indices,
     pair_ends: Indices,
+    /// Per free body, a correction added to its diagonal block of the matrix (a quasi-Newton
+    /// update between evaluations of the derivatives); none by default.
+    corrections: Option<&'w [Matrix6<f64>]>,
 }
 
 /// Index lists of a step's groups: on the stack for scenes of a few bodies (a step builds them
@@ -74,7 +78,12 @@ impl<'w> Groups<'w> {
             .collect();
         let (members, member_ends) = sort_by_group(count, group.iter().map(|&g| Some(g)));
         let (pairs, pair_ends) = sort_by_group(count, pair_group.into_iter());
-        Groups { free, slot, members, member_ends, pairs, pair_ends }
+        Groups { free, slot, members, member_ends, pairs, pair_ends, corrections: None }
+    }
+
+    /// The groups with `corrections` (one per free body) added to the bodies' diagonal blocks.
+    pub fn with_corrections(self, corrections: &'w [Matrix6<f64>]) -> Groups<'w> {
+        Groups { corrections: Some(corrections), ..self }
     }
 
     /// Each group's members and pairs.
@@ -205,6 +214,14 @@ impl GroupSystem<'_, '_> {
                     }
                     let mut target = a.view_mut((6 * li, 6 * lj), (6, 6));
                     target += block;
+                }
+            }
+        }
+        if let Some(corrections) = self.groups.corrections {
+            for (l, &k) in self.bodies.iter().enumerate() {
+                if corrections[k] != Matrix6::zeros() {
+                    let mut target = a.view_mut((6 * l, 6 * l), (6, 6));
+                    target += corrections[k];
                 }
             }
         }
