@@ -28,7 +28,7 @@ use crate::math::{Isometry3, Twist, Vector3};
 #[derive(Clone, Debug)]
 enum SchemeMemory {
     /// The pairs' derivatives reused for a few steps, Newton's rate, the last velocity changes.
-    ImplicitEuler(DerivativeCache),
+    ImplicitEuler(Box<DerivativeCache>),
     SemiImplicitEuler,
     /// The method's state; `None` before the first step and after the motion was set by hand.
     Dopri5(Option<Box<Dopri5>>),
@@ -40,7 +40,7 @@ impl SchemeMemory {
     /// A scheme's memory before its first step.
     fn fresh(integrator: &Integrator) -> Result<SchemeMemory, DynamicsError> {
         Ok(match integrator {
-            Integrator::ImplicitEuler { .. } => SchemeMemory::ImplicitEuler(DerivativeCache::default()),
+            Integrator::ImplicitEuler { .. } => SchemeMemory::ImplicitEuler(Box::default()),
             Integrator::SemiImplicitEuler { .. } => SchemeMemory::SemiImplicitEuler,
             Integrator::Dopri5 { .. } => SchemeMemory::Dopri5(None),
             Integrator::TimeStepping { .. } => SchemeMemory::TimeStepping(WarmStarts::default()),
