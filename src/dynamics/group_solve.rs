@@ -152,8 +152,8 @@ impl<'w> Groups<'w> {
 }
 
 /// Solves a·x = b (6×6) by LU with partial pivoting, `None` when a is singular: nalgebra's
-/// `LU::new` and `solve` step for step — the same operations in the same order, so the same
-/// bits — without their generic views, which made a resting body's solve a tenth of its step.
+/// `LU::new` and `solve` step for step — the same operations in the same order (y + f·x for its
+/// f·x + y: addition commutes exactly), so the same bits — without their generic views.
 fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
     // Columns of a (a[c][r] is row r of column c) and b, as arrays: indices the compiler sees
     // are in bounds.
@@ -186,7 +186,7 @@ fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
         for k in i + 1..6 {
             let factor = -a[k][i];
             for r in i + 1..6 {
-                a[k][r] = factor * a[i][r] + a[k][r];
+                a[k][r] += factor * a[i][r];
             }
         }
     }
@@ -197,7 +197,7 @@ fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
     for i in 0..5 {
         let factor = -b[i];
         for r in i + 1..6 {
-            b[r] = factor * a[i][r] + b[r];
+            b[r] += factor * a[i][r];
         }
     }
     for i in (0..6).rev() {
@@ -208,7 +208,7 @@ fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
         b[i] /= diag;
         let factor = -b[i];
         for r in 0..i {
-            b[r] = factor * a[i][r] + b[r];
+            b[r] += factor * a[i][r];
         }
     }
     Some(Vector6::from(b))
