@@ -6,5 +6,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def contactlab_binary():
-    path = os.path.join(ROOT, "target", "release", "contactlab")
-    return path if os.path.exists(path) else None
+    """The newest of the binaries cargo builds: the README's test command builds the
+    release-test one, `cargo build --release` the release one."""
+    paths = [os.path.join(ROOT, "target", profile, "contactlab") for profile in ("release-test", "release")]
+    built = [p for p in paths if os.path.exists(p)]
+    return max(built, key=os.path.getmtime) if built else None

@@ -16,7 +16,7 @@ from cli import ROOT, contactlab_binary
 def test_run_equals_the_simulate_command():
     binary = contactlab_binary()
     if binary is None:
-        pytest.skip("the contactlab binary is not built (cargo build --release)")
+        pytest.skip("the contactlab binary is not built (cargo test --profile release-test, or cargo build --release)")
     scene_path = os.path.join(ROOT, "examples", "box_drop.toml")
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([binary, "simulate", scene_path, "--out", out, "--quiet"], check=True, capture_output=True)

@@ -20,7 +20,7 @@ def test_a_bad_scene_is_a_value_error_with_the_cli_message():
     assert "unknown field `shap`" in str(python.value) and "line 4, column 1" in str(python.value)
     binary = contactlab_binary()
     if binary is None:
-        pytest.skip("the contactlab binary is not built (cargo build --release)")
+        pytest.skip("the contactlab binary is not built (cargo test --profile release-test, or cargo build --release)")
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "bad.toml")
         with open(path, "w") as f:
