@@ -45,7 +45,7 @@ const FRESH_DERIVATIVES_AFTER: usize = 2;
 /// The convergence rate θ (the last update's size over the one before) up to which a step
 /// keeps the derivatives it has past [`FRESH_DERIVATIVES_AFTER`]: each further force-only
 /// iterate shrinks the error θ-fold, and an evaluation with derivatives costs five to seven
-/// force-only ones. A sphere's impact converges at θ ≈ 0.02–0.06 with the last step's
+/// force-only ones. A sphere's impact converges at θ ≈ 0.02–0.2 with the last step's
 /// derivatives: fresh ones at every impact step were a quarter of sphere_drop's time.
 const SLOW_THETA: f64 = 0.25;
 
