@@ -6,7 +6,7 @@
 use super::error::DynamicsError;
 use super::world::{Loads, World};
 use crate::math::Vector3;
-use nalgebra::{Matrix6, Vector6};
+use nalgebra::Matrix6;
 
 /// The factors of the contact derivatives in the matrix: dt for ∂Q/∂V, and dt² for ∂Q/∂X when
 /// positions are implicit (0 to leave the stiffness out).
@@ -132,7 +132,7 @@ impl<'w> Groups<'w> {
             // the same arithmetic as the general one.
             let solved = if bodies.len() == 1 {
                 let (a, b) = system.assemble(nalgebra::U6, &rhs);
-                solve6(a, b).map(|x| store(x.as_slice()))
+                a.lu().solve(&b).map(|x| store(x.as_slice()))
             } else {
                 let (a, b) = system.assemble(nalgebra::Dyn(6 * bodies.len()), &rhs);
                 a.lu().solve(&b).map(|x| store(x.as_slice()))
@@ -149,69 +149,6 @@ impl<'w> Groups<'w> {
         }
         Ok(out)
     }
-}
-
-/// Solves a·x = b (6×6) by LU with partial pivoting, `None` when a is singular: nalgebra's
-/// `LU::new` and `solve` step for step — the same operations in the same order (y + f·x for its
-/// f·x + y: addition commutes exactly), so the same bits — without their generic views.
-fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
-    // Columns of a (a[c][r] is row r of column c) and b, as arrays: indices the compiler sees
-    // are in bounds.
-    let (mut a, mut b) = (a.data.0, b.data.0[0]);
-    let mut pivots = [0; 6];
-    for i in 0..6 {
-        // The first entry of largest magnitude on or below the diagonal.
-        let (mut piv, mut max) = (i, a[i][i].abs());
-        for r in i + 1..6 {
-            if a[i][r].abs() > max {
-                (piv, max) = (r, a[i][r].abs());
-            }
-        }
-        let diag = a[i][piv];
-        if diag == 0.0 {
-            // A zero column: nothing to eliminate (the solve below reports it).
-            pivots[i] = i;
-            continue;
-        }
-        pivots[i] = piv;
-        if piv != i {
-            for column in &mut a {
-                column.swap(i, piv);
-            }
-        }
-        let inv_diag = 1.0 / diag;
-        for r in i + 1..6 {
-            a[i][r] *= inv_diag;
-        }
-        for k in i + 1..6 {
-            let factor = -a[k][i];
-            for r in i + 1..6 {
-                a[k][r] += factor * a[i][r];
-            }
-        }
-    }
-    for (i, &piv) in pivots.iter().enumerate() {
-        b.swap(i, piv);
-    }
-    // L (unit diagonal), then U.
-    for i in 0..5 {
-        let factor = -b[i];
-        for r in i + 1..6 {
-            b[r] += factor * a[i][r];
-        }
-    }
-    for i in (0..6).rev() {
-        let diag = a[i][i];
-        if diag == 0.0 {
-            return None;
-        }
-        b[i] /= diag;
-        let factor = -b[i];
-        for r in 0..i {
-            b[r] += factor * a[i][r];
-        }
-    }
-    Some(Vector6::from(b))
 }
 
 /// Sorts the items `0..` by their group (`None`: left out), stably: the items, and where each of
@@ -317,9 +254,14 @@ impl GroupSystem<'_, '_> {
 
 /// Gyroscopic torque ω × I·ω of free body `i` at state `y` (world frame).
 pub fn gyroscopic(world: &World, i: usize, y: &[f64]) -> Vector3 {
+    gyroscopic_with(&world.world_inertia(i, y), world, i, y)
+}
+
+/// [`gyroscopic`] with body `i`'s world inertia at `y` already known.
+pub fn gyroscopic_with(inertia: &crate::math::Matrix3, world: &World, i: usize, y: &[f64]) -> Vector3 {
     let o = world.layout.offset[i].unwrap_or(0);
     let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-    w.cross(&(world.world_inertia(i, y) * w))
+    w.cross(&(inertia * w))
 }
 
 /// Sets the velocities of free body `i` in `y` to `start`'s plus `dv`, and its pose to
@@ -348,38 +290,4 @@ pub fn set_velocity_and_advance(
     ));
     let q = (UnitQuaternion::from_scaled_axis(w * dt) * q).into_inner();
     y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The 6×6 solve gives nalgebra's LU bit for bit, on well- and ill-conditioned matrices,
-    /// with pivoting, zero columns and singular ones.
-    #[test]
-    fn the_six_by_six_solve_is_nalgebras_lu_bit_for_bit() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
-        for case in 0..2000 {
-            let mut a = Matrix6::from_fn(|_, _| next());
-            let b = Vector6::from_fn(|_, _| next());
-            match case % 5 {
-                // Contact-like: a large diagonal plus a stiff symmetric part.
-                1 => a = a * a.transpose() * 1e6 + Matrix6::identity() * 0.01,
-                // Nearly singular.
-                2 => a.set_column(3, &(a.column(1) * 2.0 + a.column(2) * 1e-12)),
-                // A zero column.
-                3 => a.set_column(case % 6, &Vector6::zeros()),
-                _ => {}
-            }
-            let theirs = a.lu().solve(&b);
-            let ours = solve6(a, b);
-            assert_eq!(theirs.map(|x| x.map(f64::to_bits)), ours.map(|x| x.map(f64::to_bits)), "case {case}");
-        }
-    }
 }

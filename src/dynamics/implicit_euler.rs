@@ -13,7 +13,7 @@
 //! Euler.
 
 use super::error::DynamicsError;
-use super::group_solve::{Groups, Weights, gyroscopic, set_velocity_and_advance};
+use super::group_solve::{Groups, Weights, gyroscopic_with, set_velocity_and_advance};
 use super::world::World;
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
 use crate::math::{Matrix3, Vector3};
@@ -140,8 +140,6 @@ pub fn step(
     start.extend_from_slice(y);
     let start = &start[..];
     let free = &world.layout.free[..];
-    gyro.clear();
-    gyro.extend(free.iter().map(|&i| gyroscopic(world, i, start)));
     // Each free body's world inertia at the step's start and its inverse: every iteration's
     // residual and tolerance tests use them (the start state does not change within the step).
     inertia.clear();
@@ -149,6 +147,12 @@ pub fn step(
         let inertia = world.world_inertia(i, start);
         (world.bodies[i].mass, inertia, inertia.try_inverse())
     }));
+    gyro.clear();
+    gyro.extend(
+        free.iter()
+            .zip(inertia.iter())
+            .map(|(&i, (_, inertia, _))| gyroscopic_with(inertia, world, i, start)),
+    );
     // ΔV of the current iterate, per free body: first the previous step's when that step was
     // smooth (the accelerations carried over: exact in free flight and in steady contact),
     // else none (the explicit prediction: after an impact, carrying its velocity change over
