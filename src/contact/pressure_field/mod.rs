@@ -12,6 +12,7 @@ mod energy;
 mod error;
 mod pair;
 mod plane_cache;
+mod plane_quadrature;
 mod polygon_rule;
 mod setup;
 mod surface;
@@ -27,6 +28,7 @@ pub use surface::{ContactPolygon, ContactSurface};
 use crate::math::{Matrix3, Point3, Twist, Vector3, Wrench};
 use nalgebra::SMatrix;
 use pair::{PairFrame, PairKind};
+use plane_quadrature::PlaneQuadrature;
 use polygon_rule::BasisCache;
 use rayon::prelude::*;
 use traction::{Accumulator, Kinetics};
@@ -179,6 +181,15 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     let fixed = kin.is_static();
     let run = |task: &(u32, u32)| {
         let mut acc = Accumulator::default();
+        // Polygons of one plane: integrated in its coordinates.
+        if let (PairKind::MeshRigidHalfSpace(_), false) = (pair.kind, fixed) {
+            let mut plane = PlaneQuadrature::new(&pair.secondary_plane(), kin);
+            pair.run_task(*task, &mut |c| {
+                pair.with_polygon(c, true, |poly, p0, _, _| plane.add(poly, p0, kin, &mut acc));
+            });
+            plane.finish(&mut acc);
+            return acc;
+        }
         let mut bases = BasisCache::default();
         pair.run_task(*task, &mut |c| {
             // Static queries need no quadrature: one polygon per cell.

@@ -24,6 +24,36 @@ pub fn polygon_rule(points: &[Point3], n: &Vector3, reference: &Vector3) -> Opti
 
 /// The rule of `polygon_rule` in the plane with basis (e1, e2) = `plane_basis(n, reference)`.
 pub fn polygon_rule_in(points: &[Point3], (e1, e2): (Vector3, Vector3)) -> Option<(f64, [Point3; 3])> {
+    let (area, centroid, offsets) = rule_about_first(points, (&e1, &e2))?;
+    let centroid = points[0] + e1 * centroid.0 + e2 * centroid.1;
+    let Some(offsets) = offsets else { return Some((area, [centroid; 3])) };
+    Some((area, offsets.map(|(u, v)| centroid + e1 * u + e2 * v)))
+}
+
+/// The rule of `polygon_rule` in plane coordinates (s, t) = ((x − o)·e1, (x − o)·e2) about the
+/// plane's point `origin`: the area and the three points' coordinates.
+#[inline]
+pub fn rule_in_plane(
+    points: &[Point3],
+    (e1, e2): (&Vector3, &Vector3),
+    origin: &Point3,
+) -> Option<(f64, [(f64, f64); 3])> {
+    let (area, d, offsets) = rule_about_first(points, (e1, e2))?;
+    let r = points[0] - origin;
+    let centroid = (r.dot(e1) + d.0, r.dot(e2) + d.1);
+    let offsets = offsets.unwrap_or([(0.0, 0.0); 3]);
+    Some((area, offsets.map(|(u, v)| (centroid.0 + u, centroid.1 + v))))
+}
+
+/// The area of a convex polygon, its centroid's in-plane coordinates relative to its first
+/// vertex, and the rule's three points' offsets from the centroid (`None`: all at the
+/// centroid, a polygon of no spread); `None` for a polygon of no area.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn rule_about_first(
+    points: &[Point3],
+    (e1, e2): (&Vector3, &Vector3),
+) -> Option<(f64, (f64, f64), Option<[(f64, f64); 3]>)> {
     let m = points.len();
     if m < 3 {
         return None;
@@ -32,7 +62,7 @@ pub fn polygon_rule_in(points: &[Point3], (e1, e2): (Vector3, Vector3)) -> Optio
     let x0 = points[0];
     let uv = |k: usize| {
         let r = points[k] - x0;
-        (r.dot(&e1), r.dot(&e2))
+        (r.dot(e1), r.dot(e2))
     };
     // Fan from the first vertex: for a triangle (0, b, c) with twice-signed area t and
     // s = b + c, ∫x dA = t/6·s and ∫x xᵀ dA = t/24·(b bᵀ + c cᵀ + s sᵀ).
@@ -61,12 +91,11 @@ pub fn polygon_rule_in(points: &[Point3], (e1, e2): (Vector3, Vector3)) -> Optio
         second[2] / (12.0 * twice) - d.1 * d.1,
     );
     let area = 0.5 * twice.abs();
-    let centroid = x0 + e1 * d.0 + e2 * d.1;
     // √ of the 2×2 [[a, b], [b, c]]: (Σ + √det·I)/√(tr + 2√det).
     let root_det = (a * c - b * b).max(0.0).sqrt();
     let scale = (a + c + 2.0 * root_det).max(0.0).sqrt();
     if scale == 0.0 {
-        return Some((area, [centroid; 3]));
+        return Some((area, d, None));
     }
     let s = [(a + root_det) / scale, b / scale, (c + root_det) / scale];
     // √2·z_i, z_i at 0°, 120° and 240°: a set symmetric about e1, so that flipping e2 (the
@@ -74,11 +103,9 @@ pub fn polygon_rule_in(points: &[Point3], (e1, e2): (Vector3, Vector3)) -> Optio
     const H: f64 = std::f64::consts::SQRT_2;
     const K: f64 = 1.224_744_871_391_589; // √(3/2)
     const L: f64 = std::f64::consts::FRAC_1_SQRT_2;
-    let rule = [(H, 0.0), (-L, K), (-L, -K)].map(|(z1, z2)| {
-        let (u, v) = (s[0] * z1 + s[1] * z2, s[1] * z1 + s[2] * z2);
-        centroid + e1 * u + e2 * v
-    });
-    Some((area, rule))
+    let offsets =
+        [(H, 0.0), (-L, K), (-L, -K)].map(|(z1, z2)| (s[0] * z1 + s[1] * z2, s[1] * z1 + s[2] * z2));
+    Some((area, d, Some(offsets)))
 }
 
 /// The last normal's plane basis: the polygons of a pair with a plane (a half space, a large
@@ -120,7 +147,7 @@ pub fn pair_reference(p_from_s: Option<&crate::math::UnitQuaternion>) -> Vector3
 /// An orthonormal basis (e1, e2) of the plane normal to the unit vector `n`, with e1 × e2 = n:
 /// e1 along `reference`'s projection on the plane (the same for n and −n); where that
 /// projection vanishes, Frisvad's construction about a tilted pole.
-fn plane_basis(n: &Vector3, reference: &Vector3) -> (Vector3, Vector3) {
+pub fn plane_basis(n: &Vector3, reference: &Vector3) -> (Vector3, Vector3) {
     let along = reference - n * reference.dot(n);
     let length = along.norm();
     if length > 1e-6 {

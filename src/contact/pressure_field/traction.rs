@@ -130,7 +130,7 @@ pub fn integrate_polygon(
 /// Adds the derivatives of one polygon's traction integral at its rule's points: the velocity
 /// Jacobian (with `kin.jacobian`) and the pose stiffness (with `kin.stiffness`). (Each point's
 /// traction is evaluated again here: derivative queries are rare and ten times dearer.)
-fn add_derivatives(
+pub(super) fn add_derivatives(
     rule: &[Point3; 3],
     weight: f64,
     p0: &LinearField,
