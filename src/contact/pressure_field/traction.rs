@@ -145,8 +145,12 @@ pub(super) fn add_derivatives(
     for x in rule {
         let q0 = p0.value(x);
         let (t, v) = traction(x, q0, n, kin);
-        if kin.jacobian {
-            add_jacobian(&mut acc.jacobian, x, q0, n, &v, kin, weight);
+        // ∂T/∂v, shared by the Jacobian and the stiffness.
+        let dv = traction_velocity_derivative(q0, n, &v, kin);
+        if kin.jacobian
+            && let Some(d) = &dv
+        {
+            add_jacobian(&mut acc.jacobian, &x.coords, &(d * weight));
         }
         if let Some(surface) = &surface {
             m0 += weight;
@@ -154,7 +158,14 @@ pub(super) fn add_derivatives(
             m2 += x.coords * x.coords.transpose() * weight;
             if kin.dissipation != 0.0 || kin.friction != 0.0 {
                 let point = StiffnessPoint { x, p0: q0, gradient: &p0.gradient, n };
-                add_dissipative_stiffness(&mut acc.stiffness, surface, &point, &t, &v, kin, weight);
+                add_dissipative_stiffness(
+                    &mut acc.stiffness,
+                    surface,
+                    &point,
+                    (&t, &v, dv.as_ref()),
+                    kin,
+                    weight,
+                );
             }
         }
     }
@@ -273,32 +284,35 @@ fn traction_velocity_derivative(p0: f64, n: &Vector3, v: &Vector3, kin: &Kinetic
     Some(d)
 }
 
-/// Adds `weight` × the derivative of the traction at x (and of its moment) with respect to the
-/// relative twist (u, w), where the relative velocity is v = u + w × x.
-fn add_jacobian(
-    jac: &mut Matrix6<f64>,
-    x: &Point3,
-    p0: f64,
-    n: &Vector3,
-    v: &Vector3,
-    kin: &Kinetics,
-    weight: f64,
-) {
-    let Some(d) = traction_velocity_derivative(p0, n, v, kin) else { return };
-    let d = d * weight;
-    let xs = x.coords.cross_matrix();
-    let dx = d * xs;
-    let xd = xs * d;
-    let xdx = xd * xs;
-    // Blocks: ∂F/∂u = D, ∂F/∂w = −D·[x]×, ∂τ/∂u = [x]×·D, ∂τ/∂w = −[x]×·D·[x]×.
-    for r in 0..3 {
-        for c in 0..3 {
-            jac[(r, c)] += d[(r, c)];
-            jac[(r, c + 3)] -= dx[(r, c)];
-            jac[(r + 3, c)] += xd[(r, c)];
-            jac[(r + 3, c + 3)] -= xdx[(r, c)];
-        }
-    }
+/// Adds the derivative of a point's traction (and of its moment about the origin) with respect
+/// to the relative twist (u, w), where the relative velocity at x is v = u + w × x and `d` is the
+/// (weighted) ∂T/∂v there: ∂F/∂u = D, ∂F/∂w = −D·[x]×, ∂τ/∂u = [x]×·D, ∂τ/∂w = −[x]×·D·[x]×.
+/// (Products with [x]× as cross products of rows and columns: a third of a matrix product's
+/// multiplications.)
+#[inline]
+fn add_jacobian(jac: &mut Matrix6<f64>, x: &Vector3, d: &Matrix3) {
+    let xd = cross_left(x, d);
+    let (dx, xdx) = (cross_right(d, x), cross_right(&xd, x));
+    let mut add = |r: usize, c: usize, m: Matrix3| {
+        let mut view = jac.fixed_view_mut::<3, 3>(r, c);
+        view += m;
+    };
+    add(0, 0, *d);
+    add(0, 3, -dx);
+    add(3, 0, xd);
+    add(3, 3, -xdx);
+}
+
+/// [x]×·M, column by column (a third of a matrix product's multiplications).
+#[inline(always)]
+fn cross_left(x: &Vector3, m: &Matrix3) -> Matrix3 {
+    Matrix3::from_columns(&[0, 1, 2].map(|c| x.cross(&m.column(c).into_owned())))
+}
+
+/// M·[x]×, row by row: row r becomes (r × x)ᵀ.
+#[inline(always)]
+fn cross_right(m: &Matrix3, x: &Vector3) -> Matrix3 {
+    Matrix3::from_rows(&[0, 1, 2].map(|r| m.row(r).transpose().cross(x).transpose()))
 }
 
 /// A quadrature point of the contact surface, for the stiffness.
@@ -362,15 +376,6 @@ impl SurfaceMotion {
             view += b;
         }
     }
-
-    /// The point's motion δx = P·δa + Q·δφ, as (P, Q).
-    fn point_motion(&self, x: &Vector3, n: &Vector3) -> (Matrix3, Matrix3) {
-        if self.rigid {
-            (Matrix3::identity(), -x.cross_matrix())
-        } else {
-            (n * self.c.transpose(), n * x.cross(&self.c).transpose())
-        }
-    }
 }
 
 /// Adds `weight` × the derivative of the dissipative traction R = T − p0·n at a surface point
@@ -380,8 +385,7 @@ fn add_dissipative_stiffness(
     k: &mut Matrix6<f64>,
     surface: &SurfaceMotion,
     point: &StiffnessPoint,
-    traction: &Vector3,
-    v: &Vector3,
+    (traction, v, dv): (&Vector3, &Vector3, Option<&Matrix3>),
     kin: &Kinetics,
     weight: f64,
 ) {
@@ -390,8 +394,8 @@ fn add_dissipative_stiffness(
     let vn = v.dot(n);
     let alpha = 1.0 - kin.dissipation * vn;
     let rest = traction - n * p0;
-    let (dr_dp0, dr_dn, dr_dv) = match traction_velocity_derivative(p0, n, v, kin) {
-        Some(dv) => {
+    let (dr_dp0, dr_dn, dr_dv) = match dv {
+        Some(&dv) => {
             let p = p0 * alpha;
             let vt = v - n * vn;
             let s = (vt.norm_squared() + kin.stiction_speed * kin.stiction_speed).sqrt();
@@ -406,14 +410,32 @@ fn add_dissipative_stiffness(
         // Separating faster than 1/d: no traction, R = −p0·n.
         None => (-n, -Matrix3::identity() * p0, Matrix3::zeros()),
     };
-    // Blocks of 3: the point's motion [P, Q], the normal's turn [0, T].
-    let (p_block, q_block) = surface.point_motion(&x, n);
-    let a = (dr_dp0 * g.transpose() + dr_dv * kin.w.cross_matrix()) * weight;
-    let dr0 = if surface.rigid { a } else { a * p_block };
-    let dr1 = a * q_block + dr_dn * surface.turn * weight;
-    let (xs, rs) = (x.cross_matrix(), rest.cross_matrix() * weight);
-    let m0 = xs * dr0 - if surface.rigid { rs } else { rs * p_block };
-    let m1 = xs * dr1 - rs * q_block;
+    // Blocks of 3: the point's motion δx = P·δa + Q·δφ, the normal's turn [0, T]; then
+    // ∂R = A·[P, Q] + [0, ∂R/∂n·T] with A = ∂R/∂p0·∇p0ᵀ + ∂R/∂v·[w]×, and the moment's
+    // [x]×·∂R − [R]×·[P, Q]. (Products with cross matrices written out: rank one or crosses.)
+    let a = (dr_dp0 * g.transpose() + cross_right(&dr_dv, &kin.w)) * weight;
+    let turn = dr_dn * surface.turn * weight;
+    let rest = rest * weight;
+    let (dr0, dr1, rest_p, rest_q) = if surface.rigid {
+        // P = I, Q = −[x]×; [r]×·[x]× = x rᵀ − (r·x)·I.
+        let mut rx = x * rest.transpose();
+        let rx_dot = rest.dot(&x);
+        for k in 0..3 {
+            rx[(k, k)] -= rx_dot;
+        }
+        (a, turn - cross_right(&a, &x), rest.cross_matrix(), -rx)
+    } else {
+        // P = n·cᵀ, Q = n·(x × c)ᵀ.
+        let (an, rn, xc) = (a * n, rest.cross(n), x.cross(&surface.c));
+        (
+            an * surface.c.transpose(),
+            an * xc.transpose() + turn,
+            rn * surface.c.transpose(),
+            rn * xc.transpose(),
+        )
+    };
+    let m0 = cross_left(&x, &dr0) - rest_p;
+    let m1 = cross_left(&x, &dr1) - rest_q;
     for (r, c, b) in [(0, 0, dr0), (0, 3, dr1), (3, 0, m0), (3, 3, m1)] {
         let mut view = k.fixed_view_mut::<3, 3>(r, c);
         view += b;
