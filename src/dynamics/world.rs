@@ -11,6 +11,7 @@ use super::error::DynamicsError;
 use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Numbers of state per free body.
@@ -142,7 +143,10 @@ impl World {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
         }
         let poses = self.poses(t, y);
-        let coms: Vec<Point3> = self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
+        // Small scenes' temporaries stay on the stack (a heap allocation each was a few % of a
+        // one-body step).
+        let coms: SmallVec<[Point3; 8]> =
+            self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
         let active = self.model.candidate_pairs(&poses);
         let eval = |&(a, b): &(usize, usize)| {
             let refs = (&coms[a], &coms[b]);
@@ -163,8 +167,8 @@ impl World {
                 source: Box::new(source),
             })
         };
-        let results: Vec<_> = if active.len() > 1 {
-            active.par_iter().map(eval).collect()
+        let results: SmallVec<[_; 4]> = if active.len() > 1 {
+            active.par_iter().map(eval).collect::<Vec<_>>().into_iter().collect()
         } else {
             active.iter().map(eval).collect()
         };

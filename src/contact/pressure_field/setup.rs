@@ -78,7 +78,8 @@ impl PressureFieldModel {
 
     /// The pairs that can touch whose world bounds overlap at `poses`, in pair order.
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        let bounds: Vec<_> = self.bodies.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
+        let bounds: smallvec::SmallVec<[_; 8]> =
+            self.bodies.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
         self.pairs
             .iter()
             .copied()
