@@ -187,7 +187,7 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
             pair.run_task(*task, &mut |c| {
                 pair.with_polygon(c, true, |poly, p0, _, _| plane.add(poly, p0, kin, &mut acc));
             });
-            plane.finish(&mut acc);
+            plane.finish(kin, &mut acc);
             return acc;
         }
         let mut bases = BasisCache::default();

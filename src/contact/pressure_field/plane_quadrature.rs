@@ -26,6 +26,10 @@ pub struct PlaneQuadrature {
     v0: Vector3,
     vs: Vector3,
     vt: Vector3,
+    /// The rule points of the polygons added so far, (s, t, p0 there, weight), integrated when
+    /// the query ends: one tight loop whose points' square roots and divisions overlap (per
+    /// polygon, each waited on the last).
+    points: smallvec::SmallVec<[(f64, f64, f64, f64); 64]>,
     /// Sums in plane components: force; torque about o; ∫p0 dA and ∫(s, t) p0 dA; dissipated
     /// power; area; polygons.
     force: Vector3,
@@ -52,6 +56,7 @@ impl PlaneQuadrature {
             v0: local(kin.u + kin.w.cross(&origin.coords)),
             vs: local(kin.w.cross(&e1)),
             vt: local(kin.w.cross(&e2)),
+            points: smallvec::SmallVec::new(),
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
             int_p: 0.0,
@@ -70,9 +75,22 @@ impl PlaneQuadrature {
         let weight = area / 3.0;
         // p0 on the plane: affine in (s, t).
         let q = (p0.value(&self.origin), p0.gradient.dot(&self.e1), p0.gradient.dot(&self.e2));
-        let (friction, dissipation, s2) = (kin.friction, kin.dissipation, kin.stiction_speed.powi(2));
         for &(s, t) in &rule {
-            let q0 = q.0 + q.1 * s + q.2 * t;
+            self.points.push((s, t, q.0 + q.1 * s + q.2 * t, weight));
+        }
+        self.area += area;
+        self.polygons += 1;
+        if kin.jacobian || kin.stiffness {
+            let rule = rule.map(|(s, t)| self.origin + self.e1 * s + self.e2 * t);
+            add_derivatives(&rule, weight, p0, &self.n, None, kin, acc);
+        }
+    }
+
+    /// Integrates the tractions at the points kept, and adds the sums to `acc` in the primary's
+    /// frame (torques about its origin).
+    pub fn finish(&mut self, kin: &Kinetics, acc: &mut Accumulator) {
+        let (friction, dissipation, s2) = (kin.friction, kin.dissipation, kin.stiction_speed.powi(2));
+        for &(s, t, q0, weight) in &self.points {
             let v = self.v0 + self.vs * s + self.vt * t;
             let p = (q0 * (1.0 - dissipation * v.z)).max(0.0);
             let slip = (v.x * v.x + v.y * v.y + s2).sqrt();
@@ -85,16 +103,6 @@ impl PlaneQuadrature {
             self.int_xp.0 += s * q0 * weight;
             self.int_xp.1 += t * q0 * weight;
         }
-        self.area += area;
-        self.polygons += 1;
-        if kin.jacobian || kin.stiffness {
-            let rule = rule.map(|(s, t)| self.origin + self.e1 * s + self.e2 * t);
-            add_derivatives(&rule, weight, p0, &self.n, None, kin, acc);
-        }
-    }
-
-    /// Adds the sums to `acc` in the primary's frame (torques about its origin).
-    pub fn finish(&self, acc: &mut Accumulator) {
         let world = |v: &Vector3| self.e1 * v.x + self.e2 * v.y + self.n * v.z;
         let o = self.origin.coords;
         let force = world(&self.force);
@@ -159,7 +167,7 @@ mod tests {
                 quadrature.add(section.points(), &field, &kin, &mut ours);
                 integrate_polygon(section.points(), &field, &n, None, &kin, (&mut theirs, &mut bases));
             }
-            quadrature.finish(&mut ours);
+            quadrature.finish(&kin, &mut ours);
             assert!(theirs.polygons > 100 && ours.polygons == theirs.polygons);
             let close = |a: f64, b: f64, scale: f64, what: &str| {
                 assert!((a - b).abs() <= 1e-11 * scale, "{what}: {a} vs {b}");
