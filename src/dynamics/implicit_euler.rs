@@ -32,6 +32,13 @@ pub const MAX_NEWTON_ITERATIONS: usize = 12;
 /// CPU time, with as many Newton iterations).
 pub const DERIVATIVE_REUSE_STEPS: u32 = 32;
 
+/// Steps after which a pair's derivatives are forgotten altogether. Until then, expired ones
+/// (older than [`DERIVATIVE_REUSE_STEPS`]) serve a step's first evaluation and are refreshed at
+/// its second: most steps of a resting or sliding contact end at the first evaluation (the
+/// predictor is within Newton's tolerance) and never use the matrix, so an evaluation with
+/// derivatives there (five to seven force-only ones) was wasted.
+const FORGET_AFTER_STEPS: u32 = 4 * DERIVATIVE_REUSE_STEPS;
+
 /// Newton iterations within a step after which the derivatives are taken fresh at every
 /// iterate, unless the step converges fast with the ones it has (below): a step that needs a
 /// third iteration may have derivatives that no longer fit (a rolling cylinder's patch crosses
@@ -96,12 +103,20 @@ impl Default for DerivativeCache {
 }
 
 impl DerivativeCache {
-    /// At the start of a step: ages every entry and forgets those too old.
+    /// At the start of a step: ages every entry and forgets those of pairs long out of touch.
+    /// Entries past [`DERIVATIVE_REUSE_STEPS`] still serve a step's first evaluation (see
+    /// [`DerivativeCache::drop_expired`]).
     fn age(&mut self) {
         self.pairs.retain(|_, (_, age)| {
             *age += 1;
-            *age < DERIVATIVE_REUSE_STEPS
+            *age < FORGET_AFTER_STEPS
         });
+    }
+
+    /// Forgets the entries past [`DERIVATIVE_REUSE_STEPS`]: the pairs' next evaluation takes
+    /// fresh derivatives.
+    fn drop_expired(&mut self) {
+        self.pairs.retain(|_, (_, age)| *age < DERIVATIVE_REUSE_STEPS);
     }
 }
 
@@ -185,6 +200,8 @@ pub fn step(
         }
         if iteration >= FRESH_DERIVATIVES_AFTER && theta.is_none_or(|theta| theta > SLOW_THETA) {
             cache.pairs.clear();
+        } else if iteration == 1 {
+            cache.drop_expired();
         }
         let fresh = cache.pairs.is_empty();
         let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| Arc::clone(d));
