@@ -56,6 +56,13 @@ const FRESH_DERIVATIVES_AFTER: usize = 2;
 /// derivatives: fresh ones at every impact step were a quarter of sphere_drop's time.
 const SLOW_THETA: f64 = 0.25;
 
+/// How many times the residual grows in a full step along a direction from earlier derivatives
+/// for the step to go back and take fresh ones where it started (rather than back off along it):
+/// a bounce's lift-off grows it about ninefold; a rolling contact's milder misses do better
+/// backing off (going back at any growth left 13 of the rolling cylinder's 500 steps short of
+/// the tolerance, against 9).
+const RETRY_GROWTH: f64 = 4.0;
+
 /// The smallest convergence factor η a first update is trusted with.
 const MIN_ETA: f64 = 1e-3;
 
@@ -188,6 +195,11 @@ pub fn step(
     // full Newton step from far away can overshoot into a cycle.
     let mut last_norm: Option<f64> = None;
     let mut fraction = 1.0;
+    // Whether the last full step's direction came from derivatives taken at its start.
+    let mut direction_fresh = false;
+    // Whether this step has gone back once for fresh derivatives (once at most: each return
+    // costs an iteration, and a rolling contact's derivatives go stale every iterate).
+    let mut retried = false;
     // The size of the last full update relative to the tolerance, and the convergence factor η
     // to trust for the first update (kept from earlier steps, nudged towards 1).
     let mut previous_ratio: Option<f64> = None;
@@ -217,6 +229,23 @@ pub fn step(
             (dv[k].0 * *m - loads.force[i] * dt, inertia * dv[k].1 - (loads.torque[i] - gyro[k]) * dt)
         }));
         let norm = residual_norm(inertia, residual);
+        if let Some(previous) = last_norm
+            && norm > previous * RETRY_GROWTH
+            && fraction == 1.0
+            && !direction_fresh
+            && !retried
+        {
+            // Not a descent, along a direction from earlier derivatives: back to where it
+            // started, for a direction from derivatives taken there (a bounce's lift-off
+            // otherwise backed off six times, each with fresh derivatives, along the stale one).
+            dv.clone_from(from);
+            cache.pairs.clear();
+            retried = true;
+            last_norm = None;
+            previous_ratio = None;
+            theta = None;
+            continue;
+        }
         if let Some(previous) = last_norm
             && norm > previous * (1.0 - 1e-4 * fraction)
             && fraction > MIN_STEP_FRACTION
@@ -280,6 +309,7 @@ pub fn step(
         previous_ratio = Some(ratio);
         from.clone_from(dv);
         direction.clone_from(&delta);
+        direction_fresh = fresh;
         last_norm = Some(norm);
         fraction = 1.0;
         for k in 0..free.len() {
