@@ -168,7 +168,7 @@ impl World {
             })
         };
         let results: SmallVec<[_; 4]> = if active.len() > 1 {
-            active.par_iter().map(eval).collect::<Vec<_>>().into_iter().collect()
+            SmallVec::from_vec(active.par_iter().map(eval).collect())
         } else {
             active.iter().map(eval).collect()
         };

@@ -10,7 +10,7 @@
 //! round-off.
 
 use super::polygon_rule::{plane_basis, rule_in_plane};
-use super::traction::{Accumulator, Kinetics, add_derivatives};
+use super::traction::{Accumulator, Kinetics, add_derivatives, contact_law};
 use crate::field::LinearField;
 use crate::math::{Plane, Point3, Vector3};
 
@@ -89,12 +89,9 @@ impl PlaneQuadrature {
     /// Integrates the tractions at the points kept, and adds the sums to `acc` in the primary's
     /// frame (torques about its origin).
     pub fn finish(&mut self, kin: &Kinetics, acc: &mut Accumulator) {
-        let (friction, dissipation, s2) = (kin.friction, kin.dissipation, kin.stiction_speed.powi(2));
         for &(s, t, q0, weight) in &self.points {
             let v = self.v0 + self.vs * s + self.vt * t;
-            let p = (q0 * (1.0 - dissipation * v.z)).max(0.0);
-            let slip = (v.x * v.x + v.y * v.y + s2).sqrt();
-            let c = friction * p / slip;
+            let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
             let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
             self.force += traction;
             self.torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);

@@ -251,11 +251,20 @@ fn rule_sums(rule: &[Point3; 3], weight: f64, p0: &LinearField, n: &Vector3, kin
 fn traction(x: &Point3, p0: f64, n: &Vector3, kin: &Kinetics) -> (Vector3, Vector3) {
     let v = kin.u + kin.w.cross(&x.coords);
     let vn = v.dot(n);
-    let p = (p0 * (1.0 - kin.dissipation * vn)).max(0.0);
     let vt = v - n * vn;
+    let (p, c) = contact_law(p0, vn, vt.norm_squared(), kin);
+    (n * p - vt * c, v)
+}
+
+/// The contact law at a point with static pressure `p0`, separation speed `vn` and squared slip
+/// speed `slip_squared`: the Hunt–Crossley pressure p and the friction factor c, the traction
+/// being p·n̂ − c·v_t (shared by the 3D path and the plane's, [`super::plane_quadrature`]).
+#[inline(always)]
+pub(super) fn contact_law(p0: f64, vn: f64, slip_squared: f64, kin: &Kinetics) -> (f64, f64) {
+    let p = (p0 * (1.0 - kin.dissipation * vn)).max(0.0);
     let s = kin.stiction_speed;
-    let slip = (vt.norm_squared() + s * s).sqrt();
-    (n * p - vt * (kin.friction * p / slip), v)
+    let slip = (slip_squared + s * s).sqrt();
+    (p, kin.friction * p / slip)
 }
 
 /// ∂T/∂v of the traction at a point with static pressure `p0` and relative velocity `v`;
