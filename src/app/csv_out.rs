@@ -2,7 +2,7 @@
 //! `contacts.csv`, with the headers fixed by the command-line contract.
 
 use super::OutputError;
-use super::number::Shortest;
+use super::number::{NumberCache, Shortest, append_cached};
 use crate::math::{Isometry3, Twist, Wrench};
 use std::fs::File;
 use std::io::Write;
@@ -98,30 +98,27 @@ impl Tables {
         match job {
             Job::Bodies(t, names, rows) => {
                 let time = formatted(t);
-                self.trajectory.rows(&rows, |k, (pose, velocity), line| {
+                self.trajectory.rows(&rows, |k, (pose, velocity), row| {
                     let p = &pose.translation.vector;
                     let q = pose.rotation.quaternion();
                     let (v, w) = (&velocity.linear, &velocity.angular);
-                    format_row(
-                        line,
-                        &[
-                            Field::Raw(&time),
-                            Field::Text(&names[k]),
-                            Field::Num(p.x),
-                            Field::Num(p.y),
-                            Field::Num(p.z),
-                            Field::Num(q.w),
-                            Field::Num(q.i),
-                            Field::Num(q.j),
-                            Field::Num(q.k),
-                            Field::Num(v.x),
-                            Field::Num(v.y),
-                            Field::Num(v.z),
-                            Field::Num(w.x),
-                            Field::Num(w.y),
-                            Field::Num(w.z),
-                        ],
-                    )
+                    row.write(&[
+                        Field::Raw(&time),
+                        Field::Text(&names[k]),
+                        Field::Num(p.x),
+                        Field::Num(p.y),
+                        Field::Num(p.z),
+                        Field::Num(q.w),
+                        Field::Num(q.i),
+                        Field::Num(q.j),
+                        Field::Num(q.k),
+                        Field::Num(v.x),
+                        Field::Num(v.y),
+                        Field::Num(v.z),
+                        Field::Num(w.x),
+                        Field::Num(w.y),
+                        Field::Num(w.z),
+                    ])
                 })
             }
             Job::Energy(t, e) => self.energy.row(&[
@@ -134,24 +131,21 @@ impl Tables {
             ]),
             Job::Contacts(t, names, rows) => {
                 let time = formatted(t);
-                self.contacts.rows(&rows, |k, (wrench, area), line| {
+                self.contacts.rows(&rows, |k, (wrench, area), row| {
                     let (a, b) = &names[k];
                     let (f, m) = (&wrench.force, &wrench.torque);
-                    format_row(
-                        line,
-                        &[
-                            Field::Raw(&time),
-                            Field::Text(a),
-                            Field::Text(b),
-                            Field::Num(f.x),
-                            Field::Num(f.y),
-                            Field::Num(f.z),
-                            Field::Num(m.x),
-                            Field::Num(m.y),
-                            Field::Num(m.z),
-                            area.map_or(Field::Empty, Field::Num),
-                        ],
-                    )
+                    row.write(&[
+                        Field::Raw(&time),
+                        Field::Text(a),
+                        Field::Text(b),
+                        Field::Num(f.x),
+                        Field::Num(f.y),
+                        Field::Num(f.z),
+                        Field::Num(m.x),
+                        Field::Num(m.y),
+                        Field::Num(m.z),
+                        area.map_or(Field::Empty, Field::Num),
+                    ])
                 })
             }
             Job::Flush => self.flush(),
@@ -412,6 +406,19 @@ struct CsvFile {
     file: File,
     /// Formatted rows not yet written.
     buffer: Vec<u8>,
+    /// The columns of a row.
+    columns: usize,
+    /// The last text of each cell of the rows of a batch (the k-th row of one batch is the
+    /// same body's or pair's as the k-th of the next while the bodies or pairs stay the same).
+    cache: NumberCache,
+}
+
+/// Where a row is formatted: its file's buffer and the cells of the file's number cache.
+struct RowOut<'a> {
+    line: &'a mut Vec<u8>,
+    cache: &'a mut NumberCache,
+    /// The row's first cell in the cache.
+    first_cell: usize,
 }
 
 /// Bytes buffered per file before they are written (a row of 64 bodies is about 12 kB).
@@ -420,7 +427,13 @@ const BUFFER_BYTES: usize = 1 << 18;
 impl CsvFile {
     fn create(path: &Path, columns: &[&str]) -> Result<Self, OutputError> {
         let file = File::create(path).map_err(OutputError::io(path))?;
-        let mut csv = Self { path: path.to_path_buf(), file, buffer: Vec::with_capacity(BUFFER_BYTES) };
+        let mut csv = Self {
+            path: path.to_path_buf(),
+            file,
+            buffer: Vec::with_capacity(BUFFER_BYTES),
+            columns: columns.len(),
+            cache: NumberCache::default(),
+        };
         let header: Vec<Field> = columns.iter().map(|c| Field::Text(c)).collect();
         csv.row(&header)?;
         // The header goes out at once so even a run that dies in its first step leaves
@@ -430,13 +443,15 @@ impl CsvFile {
     }
 
     fn row(&mut self, fields: &[Field]) -> Result<(), OutputError> {
-        self.rows(&[fields], |_, fields, line| format_row(line, fields))
+        self.rows(&[fields], |_, fields, row| row.write(fields))
     }
 
     /// Appends one row per item, formatted by `format` (given the item's index).
-    fn rows<T>(&mut self, items: &[T], format: impl Fn(usize, &T, &mut Vec<u8>)) -> Result<(), OutputError> {
+    fn rows<T>(&mut self, items: &[T], format: impl Fn(usize, &T, &mut RowOut)) -> Result<(), OutputError> {
         for (k, item) in items.iter().enumerate() {
-            format(k, item, &mut self.buffer);
+            let mut row =
+                RowOut { line: &mut self.buffer, cache: &mut self.cache, first_cell: k * self.columns };
+            format(k, item, &mut row);
         }
         if self.buffer.len() >= BUFFER_BYTES { self.write_buffer() } else { Ok(()) }
     }
@@ -469,21 +484,26 @@ fn formatted(x: f64) -> Vec<u8> {
     text
 }
 
-fn format_row(line: &mut Vec<u8>, fields: &[Field]) {
-    // One capacity check per row rather than per field: a number is at most 24 bytes.
-    line.reserve(fields.len() * 25 + 1);
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            line.push(b',');
+impl RowOut<'_> {
+    /// Appends the row of `fields`.
+    fn write(&mut self, fields: &[Field]) {
+        let line = &mut *self.line;
+        // One capacity check per row rather than per field: a number is at most 24 bytes.
+        line.reserve(fields.len() * 25 + 1);
+        let cells = self.cache.cells(self.first_cell, fields.len());
+        for (i, (field, cell)) in fields.iter().zip(cells).enumerate() {
+            if i > 0 {
+                line.push(b',');
+            }
+            match *field {
+                Field::Num(x) => append_cached(cell, x, line),
+                Field::Text(s) => write_text(line, s),
+                Field::Raw(bytes) => line.extend_from_slice(bytes),
+                Field::Empty => {}
+            }
         }
-        match *field {
-            Field::Num(x) => Shortest(x).append_to(line),
-            Field::Text(s) => write_text(line, s),
-            Field::Raw(bytes) => line.extend_from_slice(bytes),
-            Field::Empty => {}
-        }
+        line.push(b'\n');
     }
-    line.push(b'\n');
 }
 
 /// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.

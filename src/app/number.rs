@@ -8,62 +8,139 @@ use std::fmt;
 #[derive(Clone, Copy, Debug)]
 pub struct Shortest(pub f64);
 
+/// Bytes of the longest text: `-2.2250738585072014e-308`.
+const TEXT_BYTES: usize = 24;
+
+/// A number's text in a fixed array: copied whole, without a call to `memcpy` for its length,
+/// and kept by [`NumberCache`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NumberText {
+    bytes: [u8; TEXT_BYTES],
+    len: u8,
+}
+
+impl NumberText {
+    /// The text of 0.
+    const ZERO: NumberText = {
+        let mut bytes = [0u8; TEXT_BYTES];
+        bytes[0] = b'0';
+        NumberText { bytes, len: 1 }
+    };
+
+    /// The text of `head` followed by `tail` (together at most 24 bytes).
+    fn new(head: &str, tail: &str) -> Self {
+        let mut bytes = [0u8; TEXT_BYTES];
+        let (h, t) = (head.len(), tail.len());
+        bytes[..h].copy_from_slice(head.as_bytes());
+        if t > 0 {
+            bytes[h..h + t].copy_from_slice(tail.as_bytes());
+        }
+        NumberText { bytes, len: (h + t) as u8 }
+    }
+
+    fn as_str(&self) -> &str {
+        // Only whole UTF-8 pieces were copied in.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+
+    /// Appends the text to `out`: the whole array (a fixed-size copy), then the spare bytes cut.
+    pub(super) fn append_to(&self, out: &mut Vec<u8>) {
+        let len = out.len() + usize::from(self.len);
+        out.extend_from_slice(&self.bytes);
+        out.truncate(len);
+    }
+}
+
 impl Shortest {
     /// Appends the text to `out` (what `Display` writes, without the formatter's overhead: data
     /// files hold millions of numbers).
     pub(super) fn append_to(self, out: &mut Vec<u8>) {
-        // Exact zeros are common (fixed bodies, bodies at rest): no digit search for them.
-        if self.0.to_bits() == 0 {
-            out.push(b'0');
-            return;
-        }
-        let mut buffer = zmij::Buffer::new();
-        let (head, tail) = self.pieces(&mut buffer);
-        out.extend_from_slice(head.as_bytes());
-        if !tail.is_empty() {
-            out.extend_from_slice(tail.as_bytes());
-        }
+        self.text().append_to(out);
     }
 
-    /// The text in two pieces (an exponent's "+" dropped between them), formatted in `buffer`.
-    fn pieces(self, buffer: &mut zmij::Buffer) -> (&str, &str) {
+    /// The text.
+    pub(super) fn text(self) -> NumberText {
         let x = self.0;
+        // Exact zeros are common (fixed bodies, bodies at rest): no digit search for them.
+        if x.to_bits() == 0 {
+            return NumberText::ZERO;
+        }
         if !x.is_finite() {
-            return (
-                if x.is_nan() {
-                    "NaN"
-                } else if x > 0.0 {
-                    "inf"
-                } else {
-                    "-inf"
-                },
-                "",
-            );
+            let text = if x.is_nan() {
+                "NaN"
+            } else if x > 0.0 {
+                "inf"
+            } else {
+                "-inf"
+            };
+            return NumberText::new(text, "");
         }
         // Shortest round-trip digits by Schubfach (zmij: about twice as fast as Ryū, which
         // matters when outputs are written every step); integers keep no ".0", exponents no "+".
+        let mut buffer = zmij::Buffer::new();
         let text = buffer.format_finite(x);
         let text = text.strip_suffix(".0").unwrap_or(text);
         // Exponents are written from 1e16 up (zmij's "1e+16"); smaller numbers need no scan.
         match if x.abs() >= 1e15 { text.find('+') } else { None } {
-            Some(plus) => (&text[..plus], &text[plus + 1..]),
-            None => (text, ""),
+            Some(plus) => NumberText::new(&text[..plus], &text[plus + 1..]),
+            None => NumberText::new(text, ""),
         }
     }
 }
 
 impl fmt::Display for Shortest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buffer = zmij::Buffer::new();
-        let (head, tail) = self.pieces(&mut buffer);
-        f.write_str(head)?;
-        f.write_str(tail)
+        f.write_str(self.text().as_str())
     }
+}
+
+/// The texts of the numbers last written in each column of a table's rows: a number equal to the
+/// one above it (a body at rest, a fixed body, a constant force) is copied, not formatted again.
+#[derive(Debug, Default)]
+pub(super) struct NumberCache {
+    /// Per cell: the number's bits and its text.
+    cells: Vec<(u64, NumberText)>,
+}
+
+impl NumberCache {
+    /// The cells `first..first + n`, with their texts.
+    pub(super) fn cells(&mut self, first: usize, n: usize) -> &mut [(u64, NumberText)] {
+        if first + n > self.cells.len() {
+            self.cells.resize(first + n, (0, NumberText::ZERO));
+        }
+        &mut self.cells[first..first + n]
+    }
+}
+
+/// Appends the text of `x` to `out`, from `cell` when it holds the same number.
+pub(super) fn append_cached(cell: &mut (u64, NumberText), x: f64, out: &mut Vec<u8>) {
+    let (bits, text) = cell;
+    if *bits != x.to_bits() {
+        (*bits, *text) = (x.to_bits(), Shortest(x).text());
+    }
+    text.append_to(out);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Shortest;
+    use super::{NumberCache, Shortest, append_cached};
+
+    #[test]
+    fn a_cached_cell_writes_what_formatting_writes() {
+        // Repeats, zeros of both signs (one bit apart), NaN, exponents, a fresh cache cell.
+        let numbers = [0.1, 0.1, -0.0, 0.0, 0.0, f64::NAN, f64::NAN, 1e16, 1e16, -2.5e-300, 0.1];
+        let mut cache = NumberCache::default();
+        for first in [0, 3] {
+            let mut out = Vec::new();
+            for x in numbers {
+                append_cached(&mut cache.cells(first, 1)[0], x, &mut out);
+                out.push(b' ');
+            }
+            let expected: String = numbers.iter().map(|x| format!("{} ", Shortest(*x))).collect();
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
+            assert_eq!(expected, "0.1 0.1 -0 0 0 NaN NaN 1e16 1e16 -2.5e-300 0.1 ");
+        }
+    }
 
     #[test]
     fn numbers_are_shortest_round_trip_without_plus_signs_or_trailing_zeros() {

@@ -367,7 +367,7 @@ fn write_outputs(
     mut plots: Option<&mut Plots>,
 ) -> Result<Vec<(Isometry3, Twist)>> {
     let (t, contacts, energies) = (sample.t, sample.contacts, sample.energies);
-    let poses = world.poses(t, sample.y);
+    let poses = sample.poses.to_vec();
     // Bodies that have not entered yet (PEG's appear_time) have no rows.
     let rows: Vec<BodyRow> = world
         .bodies

@@ -12,6 +12,7 @@ use super::world::{Energies, Loads, World};
 use super::{implicit_euler, semi_implicit_euler};
 use crate::contact::model::PairContact;
 use crate::contact::volume6d::model::WarmStarts;
+use crate::math::{Isometry3, Twist};
 
 /// The integrators, with their settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +119,8 @@ pub struct RunStats {
 pub struct Sample<'a> {
     pub t: f64,
     pub y: &'a [f64],
+    /// Each body's pose and world-frame twist at `y`.
+    pub poses: &'a [(Isometry3, Twist)],
     pub contacts: &'a [PairContact],
     pub energies: Energies,
     /// Work done on the bodies by applied loads and kinematic bodies since t = 0 (J).
@@ -174,6 +177,7 @@ pub fn run(
     let mut sample = |t: f64,
                       y: &[f64],
                       stats: &mut RunStats,
+                      poses: Option<&[(Isometry3, Twist)]>,
                       contacts: &[PairContact],
                       energies: Energies,
                       solver: &[SolverReport]| {
@@ -181,9 +185,18 @@ pub fn run(
         let work = y[world.layout.work()];
         let excess = watch.check(world, t, y, energies.total, work, integrator)?;
         stats.max_energy_excess = stats.max_energy_excess.max(excess);
-        observe(&Sample { t, y, contacts, energies, work, solver })
+        // Fixed-step runs have the poses already (for the elastic energy).
+        let computed;
+        let poses = match poses {
+            Some(poses) => poses,
+            None => {
+                computed = world.poses(t, y);
+                &computed
+            }
+        };
+        observe(&Sample { t, y, poses, contacts, energies, work, solver })
     };
-    if sample(0.0, &y, &mut stats, &contacts, energies, &[])? == Flow::Stop {
+    if sample(0.0, &y, &mut stats, None, &contacts, energies, &[])? == Flow::Stop {
         return Ok(stats);
     }
     match integrator {
@@ -203,7 +216,7 @@ pub fn run(
                     continue;
                 };
                 let energies = world.energies_tracked(&y, motion, &applied, 0.0);
-                if sample(stats.t_end, &y, &mut stats, &applied, energies, &reports)? == Flow::Stop {
+                if sample(stats.t_end, &y, &mut stats, None, &applied, energies, &reports)? == Flow::Stop {
                     break;
                 }
                 reports.clear();
@@ -261,7 +274,7 @@ pub fn run(
                 tracker.correct(&applied, all, |c| world.pair_energy(stats.t_end, &poses, c))?;
                 let energies = world.energies_tracked(&y, motion, &applied, tracker.value());
                 stats.largest_elastic_correction = tracker.largest_correction;
-                if sample(stats.t_end, &y, &mut stats, &applied, energies, &[])? == Flow::Stop {
+                if sample(stats.t_end, &y, &mut stats, Some(&poses), &applied, energies, &[])? == Flow::Stop {
                     break;
                 }
             }
@@ -286,8 +299,9 @@ pub fn run(
                 RunStats { max_energy_excess: stats.max_energy_excess, ..RunStats::default() };
             let observer = |t: f64, y: &[f64]| {
                 last = (t, y.to_vec());
-                let sampled = exact(t, y)
-                    .and_then(|(contacts, energies)| sample(t, y, &mut run_stats, &contacts, energies, &[]));
+                let sampled = exact(t, y).and_then(|(contacts, energies)| {
+                    sample(t, y, &mut run_stats, None, &contacts, energies, &[])
+                });
                 match sampled {
                     Ok(Flow::Continue) => ode::Flow::Continue,
                     Ok(Flow::Stop) => ode::Flow::Stop,
