@@ -46,10 +46,11 @@ pub struct SimWriter {
     /// the thread thousands of times a second.
     batch: Vec<Job>,
     batch_rows: usize,
-    /// The body names of the last `bodies` call, shared by its jobs while they stay the same.
-    body_names: Arc<[Box<str>]>,
-    /// The pairs' names of the last `contacts` call, likewise.
-    pair_names: PairNames,
+    /// The body names of the last `bodies` call, and their fields, shared by its jobs while
+    /// they stay the same.
+    body_names: (Vec<Box<str>>, NameFields),
+    /// The pairs' names of the last `contacts` call (`a`, `b`), and their fields, likewise.
+    pair_names: (Vec<PairName>, NameFields),
     /// The files, when rows are written on the calling thread ([`SimWriter::create_here`]).
     here: Option<Tables>,
 }
@@ -71,15 +72,19 @@ struct Tables {
 /// A contact row as the writer thread keeps it: names, wrench on `a`, area.
 type OwnedContactRow = (Wrench, Option<f64>);
 
-/// The pairs' names of a contacts job, shared by the jobs while they stay the same.
-type PairNames = Arc<[(Box<str>, Box<str>)]>;
+/// The rows' names as CSV text (a body's name; a pair's `a,b`), quoted where needed once
+/// rather than on every row.
+type NameFields = Arc<[Box<[u8]>]>;
+
+/// A pair's names (`a`, `b`).
+type PairName = (Box<str>, Box<str>);
 
 /// Work for the writer thread.
 #[derive(Debug)]
 enum Job {
-    Bodies(f64, Arc<[Box<str>]>, Vec<(Isometry3, Twist)>),
+    Bodies(f64, NameFields, Vec<(Isometry3, Twist)>),
     Energy(f64, EnergyRow),
-    Contacts(f64, PairNames, Vec<OwnedContactRow>),
+    Contacts(f64, NameFields, Vec<OwnedContactRow>),
     Flush,
 }
 
@@ -104,7 +109,7 @@ impl Tables {
                     let (v, w) = (&velocity.linear, &velocity.angular);
                     row.write(&[
                         Field::Raw(&time),
-                        Field::Text(&names[k]),
+                        Field::Raw(&names[k]),
                         Field::Num(p.x),
                         Field::Num(p.y),
                         Field::Num(p.z),
@@ -132,12 +137,10 @@ impl Tables {
             Job::Contacts(t, names, rows) => {
                 let time = formatted(t);
                 self.contacts.rows(&rows, |k, (wrench, area), row| {
-                    let (a, b) = &names[k];
                     let (f, m) = (&wrench.force, &wrench.torque);
                     row.write(&[
                         Field::Raw(&time),
-                        Field::Text(a),
-                        Field::Text(b),
+                        Field::Raw(&names[k]),
                         Field::Num(f.x),
                         Field::Num(f.y),
                         Field::Num(f.z),
@@ -180,8 +183,8 @@ impl SimWriter {
             worker: Some(worker),
             batch: Vec::new(),
             batch_rows: 0,
-            body_names: Arc::new([]),
-            pair_names: Arc::new([]),
+            body_names: Default::default(),
+            pair_names: Default::default(),
             here: None,
         })
     }
@@ -194,8 +197,8 @@ impl SimWriter {
             worker: None,
             batch: Vec::new(),
             batch_rows: 0,
-            body_names: Arc::new([]),
-            pair_names: Arc::new([]),
+            body_names: Default::default(),
+            pair_names: Default::default(),
             here: Some(Tables::create(dir)?),
         })
     }
@@ -262,13 +265,14 @@ impl SimWriter {
 
     /// Appends the state of every body in `rows` at time `t` to `trajectory.csv`, in order.
     pub fn bodies(&mut self, t: f64, rows: &[BodyRow]) -> Result<(), OutputError> {
-        let same_names = self.body_names.len() == rows.len()
-            && self.body_names.iter().zip(rows).all(|(name, r)| **name == *r.name);
+        let names = &mut self.body_names;
+        let same_names =
+            names.0.len() == rows.len() && names.0.iter().zip(rows).all(|(name, r)| **name == *r.name);
         if !same_names {
-            self.body_names = rows.iter().map(|r| r.name.into()).collect();
+            names.0 = rows.iter().map(|r| r.name.into()).collect();
+            names.1 = rows.iter().map(|r| text_field(&[r.name])).collect();
         }
-        let job =
-            Job::Bodies(t, Arc::clone(&self.body_names), rows.iter().map(|r| (r.pose, r.velocity)).collect());
+        let job = Job::Bodies(t, Arc::clone(&names.1), rows.iter().map(|r| (r.pose, r.velocity)).collect());
         self.send(job, rows.len())
     }
 
@@ -292,13 +296,14 @@ impl SimWriter {
 
     /// Appends every contact in `rows` at time `t` to `contacts.csv`, in order.
     pub fn contacts(&mut self, t: f64, rows: &[ContactRow]) -> Result<(), OutputError> {
-        let same_names = self.pair_names.len() == rows.len()
-            && self.pair_names.iter().zip(rows).all(|((a, b), r)| **a == *r.a && **b == *r.b);
+        let names = &mut self.pair_names;
+        let same_names = names.0.len() == rows.len()
+            && names.0.iter().zip(rows).all(|((a, b), r)| **a == *r.a && **b == *r.b);
         if !same_names {
-            self.pair_names = rows.iter().map(|r| (r.a.into(), r.b.into())).collect();
+            names.0 = rows.iter().map(|r| (r.a.into(), r.b.into())).collect();
+            names.1 = rows.iter().map(|r| text_field(&[r.a, r.b])).collect();
         }
-        let job =
-            Job::Contacts(t, Arc::clone(&self.pair_names), rows.iter().map(|r| (r.wrench, r.area)).collect());
+        let job = Job::Contacts(t, Arc::clone(&names.1), rows.iter().map(|r| (r.wrench, r.area)).collect());
         self.send(job, rows.len())
     }
 
@@ -492,18 +497,34 @@ impl RowOut<'_> {
         line.reserve(fields.len() * 25 + 1);
         let cells = self.cache.cells(self.first_cell, fields.len());
         for (i, (field, cell)) in fields.iter().zip(cells).enumerate() {
+            // A number's text is kept after a comma: one copy for both.
+            if let Field::Num(x) = *field {
+                append_cached(cell, x, line, i > 0);
+                continue;
+            }
             if i > 0 {
                 line.push(b',');
             }
             match *field {
-                Field::Num(x) => append_cached(cell, x, line),
                 Field::Text(s) => write_text(line, s),
                 Field::Raw(bytes) => line.extend_from_slice(bytes),
-                Field::Empty => {}
+                Field::Num(_) | Field::Empty => {}
             }
         }
         line.push(b'\n');
     }
+}
+
+/// `texts` as consecutive CSV fields.
+fn text_field(texts: &[&str]) -> Box<[u8]> {
+    let mut fields = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        if i > 0 {
+            fields.push(b',');
+        }
+        write_text(&mut fields, text);
+    }
+    fields.into()
 }
 
 /// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.

@@ -11,42 +11,45 @@ pub struct Shortest(pub f64);
 /// Bytes of the longest text: `-2.2250738585072014e-308`.
 const TEXT_BYTES: usize = 24;
 
-/// A number's text in a fixed array: copied whole, without a call to `memcpy` for its length,
-/// and kept by [`NumberCache`].
+/// A number's text in a fixed array, after a comma: copied whole (with the comma before it, or
+/// without), without a call to `memcpy` for its length, and kept by [`NumberCache`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NumberText {
-    bytes: [u8; TEXT_BYTES],
+    /// `,` and the text.
+    bytes: [u8; TEXT_BYTES + 1],
     len: u8,
 }
 
 impl NumberText {
     /// The text of 0.
     const ZERO: NumberText = {
-        let mut bytes = [0u8; TEXT_BYTES];
-        bytes[0] = b'0';
+        let mut bytes = [0u8; TEXT_BYTES + 1];
+        (bytes[0], bytes[1]) = (b',', b'0');
         NumberText { bytes, len: 1 }
     };
 
     /// The text of `head` followed by `tail` (together at most 24 bytes).
     fn new(head: &str, tail: &str) -> Self {
-        let mut bytes = [0u8; TEXT_BYTES];
+        let mut bytes = [0u8; TEXT_BYTES + 1];
+        bytes[0] = b',';
         let (h, t) = (head.len(), tail.len());
-        bytes[..h].copy_from_slice(head.as_bytes());
+        bytes[1..1 + h].copy_from_slice(head.as_bytes());
         if t > 0 {
-            bytes[h..h + t].copy_from_slice(tail.as_bytes());
+            bytes[1 + h..1 + h + t].copy_from_slice(tail.as_bytes());
         }
         NumberText { bytes, len: (h + t) as u8 }
     }
 
     fn as_str(&self) -> &str {
         // Only whole UTF-8 pieces were copied in.
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+        std::str::from_utf8(&self.bytes[1..1 + usize::from(self.len)]).unwrap_or_default()
     }
 
-    /// Appends the text to `out`: the whole array (a fixed-size copy), then the spare bytes cut.
-    pub(super) fn append_to(&self, out: &mut Vec<u8>) {
-        let len = out.len() + usize::from(self.len);
-        out.extend_from_slice(&self.bytes);
+    /// Appends the text to `out`, after a comma with `comma`: the whole array (a fixed-size
+    /// copy), then the spare bytes cut.
+    pub(super) fn append_to(&self, out: &mut Vec<u8>, comma: bool) {
+        let len = out.len() + usize::from(comma) + usize::from(self.len);
+        out.extend_from_slice(if comma { &self.bytes } else { &self.bytes[1..] });
         out.truncate(len);
     }
 }
@@ -55,7 +58,7 @@ impl Shortest {
     /// Appends the text to `out` (what `Display` writes, without the formatter's overhead: data
     /// files hold millions of numbers).
     pub(super) fn append_to(self, out: &mut Vec<u8>) {
-        self.text().append_to(out);
+        self.text().append_to(out, false);
     }
 
     /// The text.
@@ -112,13 +115,14 @@ impl NumberCache {
     }
 }
 
-/// Appends the text of `x` to `out`, from `cell` when it holds the same number.
-pub(super) fn append_cached(cell: &mut (u64, NumberText), x: f64, out: &mut Vec<u8>) {
+/// Appends the text of `x` to `out` (after a comma with `comma`), from `cell` when it holds the
+/// same number.
+pub(super) fn append_cached(cell: &mut (u64, NumberText), x: f64, out: &mut Vec<u8>, comma: bool) {
     let (bits, text) = cell;
     if *bits != x.to_bits() {
         (*bits, *text) = (x.to_bits(), Shortest(x).text());
     }
-    text.append_to(out);
+    text.append_to(out, comma);
 }
 
 #[cfg(test)]
@@ -132,13 +136,12 @@ mod tests {
         let mut cache = NumberCache::default();
         for first in [0, 3] {
             let mut out = Vec::new();
-            for x in numbers {
-                append_cached(&mut cache.cells(first, 1)[0], x, &mut out);
-                out.push(b' ');
+            for (i, x) in numbers.into_iter().enumerate() {
+                append_cached(&mut cache.cells(first, 1)[0], x, &mut out, i > 0);
             }
-            let expected: String = numbers.iter().map(|x| format!("{} ", Shortest(*x))).collect();
-            assert_eq!(String::from_utf8(out).unwrap(), expected);
-            assert_eq!(expected, "0.1 0.1 -0 0 0 NaN NaN 1e16 1e16 -2.5e-300 0.1 ");
+            let expected: Vec<String> = numbers.iter().map(|x| Shortest(*x).to_string()).collect();
+            assert_eq!(String::from_utf8(out).unwrap(), expected.join(","));
+            assert_eq!(expected.join(","), "0.1,0.1,-0,0,0,NaN,NaN,1e16,1e16,-2.5e-300,0.1");
         }
     }
 
