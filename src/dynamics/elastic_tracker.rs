@@ -20,7 +20,7 @@
 use super::error::DynamicsError;
 use super::world::World;
 use crate::contact::model::PairContact;
-use crate::math::{Point3, Vector3};
+use crate::math::{Isometry3, Point3, Twist, Vector3};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -58,9 +58,15 @@ pub struct ElasticTracker {
 }
 
 impl ElasticTracker {
-    /// Advances over a step of `dt` ending at state `y` (time `t`) with the contacts there.
-    pub fn advance(&mut self, world: &World, t: f64, y: &[f64], contacts: &[PairContact], dt: f64) {
-        let poses = world.poses(t, y);
+    /// Advances over a step of `dt` ending at a state with the bodies' `poses` (and twists) and
+    /// the contacts there.
+    pub fn advance(
+        &mut self,
+        world: &World,
+        poses: &[(Isometry3, Twist)],
+        contacts: &[PairContact],
+        dt: f64,
+    ) {
         // Each body's centre of mass and its velocity.
         let com = |i: usize| {
             let (pose, twist) = &poses[i];

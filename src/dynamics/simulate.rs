@@ -227,9 +227,10 @@ pub fn run(
             let exact_every = ((exact_energy_dt / dt).round() as u64).max(1);
             let mut stiffness = implicit_euler::DerivativeCache::default();
             let mut tracker = ElasticTracker::default();
-            tracker.advance(world, 0.0, &y, &contacts, 0.0);
-            let poses = world.poses(0.0, &y);
-            tracker.correct(&contacts, true, |c| world.pair_energy(0.0, &poses, c))?;
+            // The bodies' poses at the state the tracker reached last, which outputs reuse.
+            let mut tracked_poses = world.poses(0.0, &y);
+            tracker.advance(world, &tracked_poses, &contacts, 0.0);
+            tracker.correct(&contacts, true, |c| world.pair_energy(0.0, &tracked_poses, c))?;
             // The step whose end state the tracker has reached.
             let mut tracked_until = 0u64;
             // The contacts of the last step's end state: implicit Euler's applied ones (to
@@ -243,7 +244,8 @@ pub fn run(
                     let report = implicit_euler::step(world, t, &mut y, *dt, &mut stiffness, &mut applied)?;
                     stats.evaluations += report.evaluations;
                     stats.unconverged += u64::from(!report.converged);
-                    tracker.advance(world, k as f64 * dt, &y, &applied, *dt);
+                    tracked_poses = world.poses(k as f64 * dt, &y);
+                    tracker.advance(world, &tracked_poses, &applied, *dt);
                     tracked_until = k;
                 } else {
                     let loads = match next_loads.take() {
@@ -251,7 +253,8 @@ pub fn run(
                         None => semi_implicit_euler::start_loads(world, t, &y)?,
                     };
                     if tracked_until < k - 1 {
-                        tracker.advance(world, t, &y, &loads.contacts, *dt);
+                        tracked_poses = world.poses(t, &y);
+                        tracker.advance(world, &tracked_poses, &loads.contacts, *dt);
                         tracked_until = k - 1;
                     }
                     semi_implicit_euler::step(world, t, &mut y, *dt, &loads)?;
@@ -264,17 +267,19 @@ pub fn run(
                 };
                 if tracked_until < k {
                     let loads = semi_implicit_euler::start_loads(world, stats.t_end, &y)?;
-                    tracker.advance(world, stats.t_end, &y, &loads.contacts, *dt);
+                    tracked_poses = world.poses(stats.t_end, &y);
+                    tracker.advance(world, &tracked_poses, &loads.contacts, *dt);
                     tracked_until = k;
                     applied.clone_from(&loads.contacts);
                     next_loads = Some(loads);
                 }
-                let poses = world.poses(stats.t_end, &y);
+                // The tracker has reached this step's end state.
+                let poses = &tracked_poses;
                 let all = k % exact_every == 0 || k == steps;
-                tracker.correct(&applied, all, |c| world.pair_energy(stats.t_end, &poses, c))?;
+                tracker.correct(&applied, all, |c| world.pair_energy(stats.t_end, poses, c))?;
                 let energies = world.energies_tracked(&y, motion, &applied, tracker.value());
                 stats.largest_elastic_correction = tracker.largest_correction;
-                if sample(stats.t_end, &y, &mut stats, Some(&poses), &applied, energies, &[])? == Flow::Stop {
+                if sample(stats.t_end, &y, &mut stats, Some(poses), &applied, energies, &[])? == Flow::Stop {
                     break;
                 }
             }
