@@ -50,9 +50,9 @@ print(rows[-1]['z'])" "$work/$scene/trajectory.csv")
 }
 
 # What the outputs cost: runs as written (a row every output_dt) and with outputs off,
-# alternating, five of each: the best wall times' ratio, and the ratio of the median CPU times
-# (user + system of both threads' work; on 2 cores the wall time of 0.15–0.3 s runs swings by
-# more than the outputs cost).
+# alternating, eleven of each: the best and the median wall times' ratios, and the ratio of the
+# median CPU times (user + system of all threads; on 2 cores the wall time of 0.1–0.3 s runs
+# swings by more than the outputs cost).
 output_cost() {
   local scene=$1
   quiet_copy "examples/$scene.toml" "$work/$scene.quiet.toml"
@@ -67,12 +67,13 @@ def run(scene_file, out):
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return float(re.search(r"wall ([0-9.]+) s", line)[1]), cpu
 w, o = [], []
-for _ in range(5):
+for _ in range(11):
     w.append(run(rows, scene + ".rows"))
     o.append(run(quiet, scene + ".quiet"))
 bw, bo = min(x[0] for x in w), min(x[0] for x in o)
 cw, co = statistics.median(x[1] for x in w), statistics.median(x[1] for x in o)
-print(f"{scene:12} with outputs {bw:.3f} s, without {bo:.3f} s: {bw / bo:.2f}x wall; CPU {cw:.3f} s against {co:.3f} s: {cw / co:.2f}x")
+mw, mo = statistics.median(x[0] for x in w), statistics.median(x[0] for x in o)
+print(f"{scene:12} with outputs {bw:.3f} s, without {bo:.3f} s: {bw / bo:.2f}x wall (median {mw / mo:.2f}x); CPU {cw:.3f} s against {co:.3f} s: {cw / co:.2f}x")
 PY
 }
 
