@@ -30,14 +30,20 @@ impl NumberText {
 
     /// The text of `head` followed by `tail` (together at most 24 bytes).
     fn new(head: &str, tail: &str) -> Self {
-        let mut bytes = [0u8; TEXT_BYTES + 1];
-        bytes[0] = b',';
+        let mut text = NumberText::ZERO;
+        text.set(head, tail);
+        text
+    }
+
+    /// Sets the text to `head` followed by `tail` (together at most 24 bytes), in place: a text
+    /// built aside and moved in would be loaded before its stores can be forwarded.
+    fn set(&mut self, head: &str, tail: &str) {
         let (h, t) = (head.len(), tail.len());
-        bytes[1..1 + h].copy_from_slice(head.as_bytes());
+        self.bytes[1..1 + h].copy_from_slice(head.as_bytes());
         if t > 0 {
-            bytes[1 + h..1 + h + t].copy_from_slice(tail.as_bytes());
+            self.bytes[1 + h..1 + h + t].copy_from_slice(tail.as_bytes());
         }
-        NumberText { bytes, len: (h + t) as u8 }
+        self.len = (h + t) as u8;
     }
 
     fn as_str(&self) -> &str {
@@ -63,10 +69,17 @@ impl Shortest {
 
     /// The text.
     pub(super) fn text(self) -> NumberText {
+        let mut buffer = zmij::Buffer::new();
+        let (head, tail) = self.pieces(&mut buffer);
+        NumberText::new(head, tail)
+    }
+
+    /// The text in two pieces (an exponent's "+" dropped between them), formatted in `buffer`.
+    fn pieces(self, buffer: &mut zmij::Buffer) -> (&str, &str) {
         let x = self.0;
         // Exact zeros are common (fixed bodies, bodies at rest): no digit search for them.
         if x.to_bits() == 0 {
-            return NumberText::ZERO;
+            return ("0", "");
         }
         if !x.is_finite() {
             let text = if x.is_nan() {
@@ -76,17 +89,16 @@ impl Shortest {
             } else {
                 "-inf"
             };
-            return NumberText::new(text, "");
+            return (text, "");
         }
         // Shortest round-trip digits by Schubfach (zmij: about twice as fast as Ryū, which
         // matters when outputs are written every step); integers keep no ".0", exponents no "+".
-        let mut buffer = zmij::Buffer::new();
         let text = buffer.format_finite(x);
         let text = text.strip_suffix(".0").unwrap_or(text);
         // Exponents are written from 1e16 up (zmij's "1e+16"); smaller numbers need no scan.
         match if x.abs() >= 1e15 { text.find('+') } else { None } {
-            Some(plus) => NumberText::new(&text[..plus], &text[plus + 1..]),
-            None => NumberText::new(text, ""),
+            Some(plus) => (&text[..plus], &text[plus + 1..]),
+            None => (text, ""),
         }
     }
 }
@@ -119,10 +131,21 @@ impl NumberCache {
 /// same number.
 pub(super) fn append_cached(cell: &mut (u64, NumberText), x: f64, out: &mut Vec<u8>, comma: bool) {
     let (bits, text) = cell;
-    if *bits != x.to_bits() {
-        (*bits, *text) = (x.to_bits(), Shortest(x).text());
+    if *bits == x.to_bits() {
+        text.append_to(out, comma);
+        return;
     }
-    text.append_to(out, comma);
+    // A new number goes out from the formatter's buffer: copying the cell just written would
+    // load its bytes before their stores can be forwarded (a stall longer than the copy).
+    let mut buffer = zmij::Buffer::new();
+    let (head, tail) = Shortest(x).pieces(&mut buffer);
+    if comma {
+        out.push(b',');
+    }
+    out.extend_from_slice(head.as_bytes());
+    out.extend_from_slice(tail.as_bytes());
+    *bits = x.to_bits();
+    text.set(head, tail);
 }
 
 #[cfg(test)]
