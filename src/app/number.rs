@@ -142,10 +142,14 @@ pub(super) fn append_cached(cell: &mut (u64, NumberText), x: f64, out: &mut Vec<
     if comma {
         out.push(b',');
     }
+    let start = out.len();
     out.extend_from_slice(head.as_bytes());
     out.extend_from_slice(tail.as_bytes());
     *bits = x.to_bits();
-    text.set(head, tail);
+    // Copied from what was just written the same way (its loads match those stores).
+    let written = &out[start..];
+    text.bytes[1..1 + written.len()].copy_from_slice(written);
+    text.len = written.len() as u8;
 }
 
 #[cfg(test)]
