@@ -11,8 +11,8 @@ pub struct Shortest(pub f64);
 /// Bytes of the longest text: `-2.2250738585072014e-308`.
 const TEXT_BYTES: usize = 24;
 
-/// A number's text in a fixed array, after a comma: copied whole (with the comma before it, or
-/// without), without a call to `memcpy` for its length, and kept by [`NumberCache`].
+/// A number's text in a fixed array, after a comma, as [`NumberCache`] keeps it: copied whole
+/// (with the comma before it, or without), without a call to `memcpy` for its length.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NumberText {
     /// `,` and the text.
@@ -28,27 +28,11 @@ impl NumberText {
         NumberText { bytes, len: 1 }
     };
 
-    /// The text of `head` followed by `tail` (together at most 24 bytes).
-    fn new(head: &str, tail: &str) -> Self {
-        let mut text = NumberText::ZERO;
-        text.set(head, tail);
-        text
-    }
-
-    /// Sets the text to `head` followed by `tail` (together at most 24 bytes), in place: a text
-    /// built aside and moved in would be loaded before its stores can be forwarded.
-    fn set(&mut self, head: &str, tail: &str) {
-        let (h, t) = (head.len(), tail.len());
-        self.bytes[1..1 + h].copy_from_slice(head.as_bytes());
-        if t > 0 {
-            self.bytes[1 + h..1 + h + t].copy_from_slice(tail.as_bytes());
-        }
-        self.len = (h + t) as u8;
-    }
-
-    fn as_str(&self) -> &str {
-        // Only whole UTF-8 pieces were copied in.
-        std::str::from_utf8(&self.bytes[1..1 + usize::from(self.len)]).unwrap_or_default()
+    /// Sets the text to `written`, bytes just appended to a row: copied from there rather than
+    /// from the formatter's buffer a second time, with loads that match those stores.
+    fn set(&mut self, written: &[u8]) {
+        self.bytes[1..1 + written.len()].copy_from_slice(written);
+        self.len = written.len() as u8;
     }
 
     /// Appends the text to `out`, after a comma with `comma`: the whole array (a fixed-size
@@ -64,14 +48,10 @@ impl Shortest {
     /// Appends the text to `out` (what `Display` writes, without the formatter's overhead: data
     /// files hold millions of numbers).
     pub(super) fn append_to(self, out: &mut Vec<u8>) {
-        self.text().append_to(out, false);
-    }
-
-    /// The text.
-    pub(super) fn text(self) -> NumberText {
         let mut buffer = zmij::Buffer::new();
         let (head, tail) = self.pieces(&mut buffer);
-        NumberText::new(head, tail)
+        out.extend_from_slice(head.as_bytes());
+        out.extend_from_slice(tail.as_bytes());
     }
 
     /// The text in two pieces (an exponent's "+" dropped between them), formatted in `buffer`.
@@ -105,7 +85,10 @@ impl Shortest {
 
 impl fmt::Display for Shortest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.text().as_str())
+        let mut buffer = zmij::Buffer::new();
+        let (head, tail) = self.pieces(&mut buffer);
+        f.write_str(head)?;
+        f.write_str(tail)
     }
 }
 
@@ -135,21 +118,16 @@ pub(super) fn append_cached(cell: &mut (u64, NumberText), x: f64, out: &mut Vec<
         text.append_to(out, comma);
         return;
     }
-    // A new number goes out from the formatter's buffer: copying the cell just written would
-    // load its bytes before their stores can be forwarded (a stall longer than the copy).
-    let mut buffer = zmij::Buffer::new();
-    let (head, tail) = Shortest(x).pieces(&mut buffer);
+    // A new number goes out from the formatter's buffer, and into the cell from the row: a text
+    // built in the cell and copied out at once would be loaded before its stores can be
+    // forwarded (perf put a third of the writer's time on that load).
     if comma {
         out.push(b',');
     }
     let start = out.len();
-    out.extend_from_slice(head.as_bytes());
-    out.extend_from_slice(tail.as_bytes());
+    Shortest(x).append_to(out);
     *bits = x.to_bits();
-    // Copied from what was just written the same way (its loads match those stores).
-    let written = &out[start..];
-    text.bytes[1..1 + written.len()].copy_from_slice(written);
-    text.len = written.len() as u8;
+    text.set(&out[start..]);
 }
 
 #[cfg(test)]
