@@ -46,11 +46,10 @@ pub struct SimWriter {
     /// the thread thousands of times a second.
     batch: Vec<Job>,
     batch_rows: usize,
-    /// The body names of the last `bodies` call, and their fields, shared by its jobs while
-    /// they stay the same.
-    body_names: (Vec<Box<str>>, NameFields),
-    /// The pairs' names of the last `contacts` call (`a`, `b`), and their fields, likewise.
-    pair_names: (Vec<PairName>, NameFields),
+    /// The body names of the last `bodies` call.
+    body_names: RowNames,
+    /// The pairs' names (`a`, `b`) of the last `contacts` call.
+    pair_names: RowNames,
     /// The files, when rows are written on the calling thread ([`SimWriter::create_here`]).
     here: Option<Tables>,
 }
@@ -76,8 +75,27 @@ type OwnedContactRow = (Wrench, Option<f64>);
 /// rather than on every row.
 type NameFields = Arc<[Box<[u8]>]>;
 
-/// A pair's names (`a`, `b`).
-type PairName = (Box<str>, Box<str>);
+/// The names of the last rows given and their CSV fields, shared by the jobs while the names
+/// stay the same.
+#[derive(Debug, Default)]
+struct RowNames {
+    /// Every row's names, in order.
+    names: Vec<Box<str>>,
+    fields: NameFields,
+}
+
+impl RowNames {
+    /// The fields of `rows`, whose names `names_of` gives (made again only when they changed).
+    fn fields<R, const N: usize>(&mut self, rows: &[R], names_of: impl Fn(&R) -> [&str; N]) -> NameFields {
+        let same = self.names.len() == rows.len() * N
+            && rows.iter().flat_map(&names_of).zip(&self.names).all(|(name, kept)| name == &**kept);
+        if !same {
+            self.names = rows.iter().flat_map(&names_of).map(Box::from).collect();
+            self.fields = rows.iter().map(|r| text_field(&names_of(r))).collect();
+        }
+        Arc::clone(&self.fields)
+    }
+}
 
 /// Work for the writer thread.
 #[derive(Debug)]
@@ -265,14 +283,8 @@ impl SimWriter {
 
     /// Appends the state of every body in `rows` at time `t` to `trajectory.csv`, in order.
     pub fn bodies(&mut self, t: f64, rows: &[BodyRow]) -> Result<(), OutputError> {
-        let names = &mut self.body_names;
-        let same_names =
-            names.0.len() == rows.len() && names.0.iter().zip(rows).all(|(name, r)| **name == *r.name);
-        if !same_names {
-            names.0 = rows.iter().map(|r| r.name.into()).collect();
-            names.1 = rows.iter().map(|r| text_field(&[r.name])).collect();
-        }
-        let job = Job::Bodies(t, Arc::clone(&names.1), rows.iter().map(|r| (r.pose, r.velocity)).collect());
+        let names = self.body_names.fields(rows, |r| [r.name]);
+        let job = Job::Bodies(t, names, rows.iter().map(|r| (r.pose, r.velocity)).collect());
         self.send(job, rows.len())
     }
 
@@ -296,14 +308,8 @@ impl SimWriter {
 
     /// Appends every contact in `rows` at time `t` to `contacts.csv`, in order.
     pub fn contacts(&mut self, t: f64, rows: &[ContactRow]) -> Result<(), OutputError> {
-        let names = &mut self.pair_names;
-        let same_names = names.0.len() == rows.len()
-            && names.0.iter().zip(rows).all(|((a, b), r)| **a == *r.a && **b == *r.b);
-        if !same_names {
-            names.0 = rows.iter().map(|r| (r.a.into(), r.b.into())).collect();
-            names.1 = rows.iter().map(|r| text_field(&[r.a, r.b])).collect();
-        }
-        let job = Job::Contacts(t, Arc::clone(&names.1), rows.iter().map(|r| (r.wrench, r.area)).collect());
+        let names = self.pair_names.fields(rows, |r| [r.a, r.b]);
+        let job = Job::Contacts(t, names, rows.iter().map(|r| (r.wrench, r.area)).collect());
         self.send(job, rows.len())
     }
 
@@ -411,7 +417,7 @@ struct CsvFile {
     file: File,
     /// Formatted rows not yet written.
     buffer: Vec<u8>,
-    /// The columns of a row.
+    /// Cache cells per row: the header's columns (a row has at most as many fields).
     columns: usize,
     /// The last text of each cell of the rows of a batch (the k-th row of one batch is the
     /// same body's or pair's as the k-th of the next while the bodies or pairs stay the same).

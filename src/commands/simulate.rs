@@ -267,7 +267,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             let t = sample.t;
             let failed =
                 |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
-            let poses = write_outputs(
+            write_outputs(
                 &world,
                 sample,
                 &mut writer,
@@ -279,12 +279,14 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 max_contact_force = max_contact_force.max(c.wrench.force.norm());
                 if args.penetration
                     && let Some(d) =
-                        world.model.penetration((c.a, c.b), &poses).map_err(|e| failed(e.into()))?
+                        world.model.penetration((c.a, c.b), sample.poses).map_err(|e| failed(e.into()))?
                 {
                     max_penetration = Some(max_penetration.map_or(d, |m| m.max(d)));
                 }
             }
-            final_state = poses;
+            // Copied into the same buffer: no allocation per row.
+            final_state.clear();
+            final_state.extend_from_slice(sample.poses);
             if let (Some(csv), Integrator::TimeStepping { dt }) = (solver_csv.as_mut(), &integrator) {
                 let n = sample.solver.len();
                 for (k, r) in sample.solver.iter().enumerate() {
@@ -357,22 +359,20 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     })
 }
 
-/// Writes one output row per body, the energies and every touching pair; returns the bodies'
-/// poses and twists.
+/// Writes one output row per body, the energies and every touching pair.
 fn write_outputs(
     world: &World,
     sample: &Sample,
     writer: &mut SimWriter,
     series: Option<&mut VtkSeries>,
     mut plots: Option<&mut Plots>,
-) -> Result<Vec<(Isometry3, Twist)>> {
-    let (t, contacts, energies) = (sample.t, sample.contacts, sample.energies);
-    let poses = sample.poses.to_vec();
+) -> Result<()> {
+    let (t, contacts, energies, poses) = (sample.t, sample.contacts, sample.energies, sample.poses);
     // Bodies that have not entered yet (PEG's appear_time) have no rows.
     let rows: Vec<BodyRow> = world
         .bodies
         .iter()
-        .zip(&poses)
+        .zip(poses)
         .filter(|(body, _)| body.present(t))
         .map(|(body, (pose, velocity))| BodyRow { name: &body.name, pose: *pose, velocity: *velocity })
         .collect();
@@ -410,7 +410,7 @@ fn write_outputs(
             (0..world.bodies.len()).map(|i| world.model.body_mesh(i)).collect();
         let vertices: Vec<Vec<_>> = meshes
             .iter()
-            .zip(&poses)
+            .zip(poses)
             .map(|(m, (pose, _))| match m {
                 Some(BodyMesh::Tets { vertices, .. } | BodyMesh::Triangles { vertices, .. }) => {
                     vertices.iter().map(|v| pose * v).collect()
@@ -432,7 +432,7 @@ fn write_outputs(
             .collect();
         let mut surfaces = Vec::with_capacity(contacts.len());
         for c in contacts {
-            if let Some(s) = world.model.surface((c.a, c.b), &poses)? {
+            if let Some(s) = world.model.surface((c.a, c.b), poses)? {
                 surfaces.push((c, s));
             }
         }
@@ -442,7 +442,7 @@ fn write_outputs(
             .collect();
         series.write_frame(t, &bodies, &frames)?;
     }
-    Ok(poses)
+    Ok(())
 }
 
 /// The series kept for the PNG plots.

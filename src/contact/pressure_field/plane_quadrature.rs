@@ -88,7 +88,7 @@ impl PlaneQuadrature {
 
     /// Integrates the tractions at the points kept, and adds the sums to `acc` in the primary's
     /// frame (torques about its origin).
-    pub fn finish(&mut self, kin: &Kinetics, acc: &mut Accumulator) {
+    pub fn finish(mut self, kin: &Kinetics, acc: &mut Accumulator) {
         for &(s, t, q0, weight) in &self.points {
             let v = self.v0 + self.vs * s + self.vt * t;
             let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
