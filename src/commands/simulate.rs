@@ -234,9 +234,13 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     }
     let pool = pool.build().context("starting the worker threads")?;
     let world = pool.install(|| build_world(scene, args.progress != ProgressMode::Off))?;
-    // One thread means one: the rows are then formatted on the run's own thread.
+    // One thread means one: the rows are then formatted on the run's own thread. With a
+    // worker on every core, the writer thread steps aside while the workers are busy.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut writer = if args.threads == Some(1) {
         SimWriter::create_here(&args.out)
+    } else if pool.current_num_threads() >= cores {
+        SimWriter::create_sharing_cores(&args.out)
     } else {
         SimWriter::create(&args.out)
     }

@@ -20,8 +20,7 @@
 use super::error::DynamicsError;
 use super::world::World;
 use crate::contact::model::PairContact;
-use crate::math::{Isometry3, Point3, Twist, Vector3};
-use rayon::prelude::*;
+use crate::math::{Isometry3, Point3, Twist, Vector3, parallel};
 use std::collections::BTreeMap;
 
 /// The share of a pair's exact U that the estimated error of the work tracked since may reach
@@ -127,11 +126,7 @@ impl ElasticTracker {
                 })
             })
             .collect();
-        let values: Vec<Result<f64, DynamicsError>> = if due.len() > 1 {
-            due.par_iter().map(|c| exact(c)).collect()
-        } else {
-            due.iter().map(|c| exact(c)).collect()
-        };
+        let values: Vec<Result<f64, DynamicsError>> = parallel::map(&due, |c| exact(c));
         for (c, u) in due.iter().zip(values) {
             let u = u?;
             let Some(pair) = self.pairs.get_mut(&(c.a, c.b)) else { continue };

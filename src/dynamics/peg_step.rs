@@ -31,9 +31,10 @@ use super::world::World;
 use crate::contact::model::PairContact;
 use crate::contact::peg::contact::{ConstraintSet, Contact};
 use crate::contact::peg::model::PegModel;
-use crate::math::{DisjointSets, Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3, Wrench};
+use crate::math::{
+    DisjointSets, Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3, Wrench, parallel,
+};
 use nalgebra::{DMatrix, DVector, Vector6};
-use rayon::prelude::*;
 use smallvec::SmallVec;
 
 /// A row's or an impulse's velocity map: (body, [linear; angular] block) for each body it
@@ -156,11 +157,7 @@ pub fn step(
         }
     }
     let solve = |(_, sets): &(usize, Vec<&ConstraintSet>)| solve_island(sets, &bodies, model, (dt, t));
-    let solved: Vec<Result<IslandSolution, DynamicsError>> = if islands.len() > 1 {
-        islands.par_iter().map(solve).collect()
-    } else {
-        islands.iter().map(solve).collect()
-    };
+    let solved: Vec<Result<IslandSolution, DynamicsError>> = parallel::map(&islands, solve);
     // New velocities and each pair's impulse.
     let mut velocity = bodies.velocity.clone();
     let mut report = SolverReport::default();

@@ -30,10 +30,9 @@ use crate::contact::model::PairContact;
 use crate::contact::volume6d::body::Volume6dPairError;
 use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSettings, WarmStarts};
 use crate::contact::volume6d::projection::{Ellipse, project};
-use crate::math::{Matrix3, Point3, Vector3, Wrench};
+use crate::math::{Matrix3, Point3, Vector3, Wrench, parallel};
 use crate::scene::Volume6dFormulation;
 use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
-use rayon::prelude::*;
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
 /// this many times over before its projection. A chain of contacts (a stack) passes its
@@ -188,11 +187,7 @@ pub fn step(
         BUFFERS.with_borrow_mut(|b| (std::mem::take(&mut b.built), std::mem::take(&mut b.constraints)));
     built.clear();
     constraints.clear();
-    if candidates.len() > 1 {
-        candidates.par_iter().map(build).collect_into_vec(&mut built);
-    } else {
-        built.extend(candidates.iter().map(build));
-    }
+    parallel::map_into(&candidates, build, &mut built);
     for c in built.drain(..) {
         constraints.extend(c?);
     }

@@ -9,8 +9,9 @@
 use super::body::{Motion, RigidBody};
 use super::error::DynamicsError;
 use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
-use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
-use rayon::prelude::*;
+use crate::math::{
+    Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3, parallel,
+};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -168,7 +169,7 @@ impl World {
             })
         };
         let results: SmallVec<[_; 4]> = if active.len() > 1 {
-            SmallVec::from_vec(active.par_iter().map(eval).collect())
+            SmallVec::from_vec(parallel::map(&active, eval))
         } else {
             active.iter().map(eval).collect()
         };
@@ -392,11 +393,7 @@ impl World {
         let poses = self.poses(t, y);
         let (kinetic, gravity) = self.motion_energies(y);
         let energy = |c: &PairContact| self.pair_energy(t, &poses, c);
-        let parts: Vec<Result<f64, DynamicsError>> = if contacts.len() > 1 {
-            contacts.par_iter().map(energy).collect()
-        } else {
-            contacts.iter().map(energy).collect()
-        };
+        let parts: Vec<Result<f64, DynamicsError>> = parallel::map(contacts, energy);
         let mut elastic = 0.0;
         for p in parts {
             elastic += p?;

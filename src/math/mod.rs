@@ -1,7 +1,9 @@
-//! Small dense math: nalgebra `f64` types, planes, wrenches and twists.
+//! Small dense math: nalgebra `f64` types, planes, wrenches and twists; and the counted
+//! parallel sections the layers above run their work in.
 
 mod compact;
 mod disjoint_sets;
+pub mod parallel;
 mod plane;
 mod wrench;
 

@@ -2,6 +2,7 @@
 //! threads, each chunk is reduced in order, and the partial results come back in chunk order,
 //! so sums are bit-identical with one thread or many.
 
+use crate::math::parallel::Section;
 use rayon::prelude::*;
 
 /// Items per chunk. Fixed (never derived from the thread count) for determinism.
@@ -14,6 +15,7 @@ pub const PARALLEL_THRESHOLD: usize = 4 * CHUNK;
 /// the per-chunk results in order.
 pub fn sum_chunks<T: Sync, R: Send>(items: &[T], f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
     if items.len() >= PARALLEL_THRESHOLD {
+        let _section = Section::enter();
         items.par_chunks(CHUNK).map(&f).collect()
     } else {
         items.chunks(CHUNK).map(&f).collect()

@@ -25,6 +25,7 @@ pub use plane_cache::PlaneCache;
 pub use setup::{BodyBuildError, PressureFieldModel, contact_properties};
 pub use surface::{ContactPolygon, ContactSurface};
 
+use crate::math::parallel::Section;
 use crate::math::{Matrix3, Point3, Twist, Vector3, Wrench};
 use nalgebra::SMatrix;
 use pair::{PairFrame, PairKind};
@@ -209,6 +210,7 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
     // Tasks and their order do not depend on the thread count, and partial sums are added in
     // task order, so the result is bit-identical with or without threads.
     let parts: Vec<Accumulator> = if work >= PARALLEL_WORK {
+        let _section = Section::enter();
         tasks.par_iter().map(run).collect()
     } else {
         tasks.iter().map(run).collect()
