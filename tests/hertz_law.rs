@@ -362,6 +362,12 @@ fn palette_names_pairs_and_fallback() {
     for name in ["Steel", "DryWood", "BilliardBall", "BilliardTable", "BilliardCushion"] {
         assert!(msg.contains(name), "{msg}");
     }
+    assert!(!msg.contains("did you mean"), "{msg}");
+    // The name in another case: still an error (names are exact), with the one meant.
+    let msg = p.solid("steel").unwrap_err().to_string();
+    assert!(msg.contains("did you mean `Steel`?"), "{msg}");
+    let msg = p.solid("DRYWOOD").unwrap_err().to_string();
+    assert!(msg.contains("did you mean `DryWood`?"), "{msg}");
     let ss = p.pair("Steel", "Steel").unwrap();
     assert_eq!((ss.restitution, ss.sliding_friction, ss.rolling_resistance), (0.7, 0.5, 0.001));
     // Symmetric.

@@ -153,3 +153,32 @@ contact = { material = "Steel" }
     assert!((last[0] - expected).abs() < 0.01 * expected, "slid {} m", last[0]);
     assert!(last[7].abs() < 1e-3, "still sliding at {} m/s", last[7]);
 }
+
+#[test]
+fn a_pair_that_names_no_material_a_body_uses_is_an_error_that_says_what_to_write() {
+    let with_pair = |a: &str| {
+        let pair = format!(
+            "[[model.pair]]\na = \"{a}\"\nb = \"Steel\"\nrestitution = 0.5\nsliding_friction = 0.5\nrolling_resistance = 0.0\n"
+        );
+        let scene = parse_scene(&ball_on_box(0.11, &pair, [0.0; 3], [0.0; 3]), Path::new(".")).unwrap();
+        build_world(&scene, false).err().map(|e| format!("{e:#}"))
+    };
+    // Before: silently never used, the ball bouncing with the palette's restitution.
+    let msg = with_pair("steel").expect("a misspelt material is an error");
+    assert!(msg.contains("[[model.pair]] steel–Steel: `steel` is neither a palette material"), "{msg}");
+    assert!(msg.contains("did you mean `Steel`?"), "{msg}");
+    let msg = with_pair("ball").expect("a body with a palette material is an error");
+    assert!(msg.contains("`ball` is a body that uses the palette material `Steel`: name `Steel`"), "{msg}");
+    assert_eq!(with_pair("Steel"), None);
+    // A body with its own material can be named.
+    let custom = ball_on_box(0.11, "", [0.0; 3], [0.0; 3]);
+    let custom = custom.rsplit_once("contact = { material = \"Steel\" }").map(|(head, tail)| {
+        format!("{head}contact = {{ youngs_modulus = 2e11, poissons_ratio = 0.3 }}{tail}")
+    });
+    let text = format!(
+        "{}\n[[model.pair]]\na = \"ball\"\nb = \"Steel\"\nrestitution = 0.5\nsliding_friction = 0.5\nrolling_resistance = 0.0\n",
+        custom.unwrap()
+    );
+    let scene = parse_scene(&text, Path::new(".")).unwrap();
+    assert!(build_world(&scene, false).is_ok());
+}

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 pub enum MaterialError {
     #[error("`{key}` must be {range}, got {value}")]
     OutOfRange { key: &'static str, range: &'static str, value: f64 },
-    #[error("unknown solid material `{name}`; valid names: {valid}")]
-    UnknownSolid { name: String, valid: String },
+    /// `hint` names the material that differs from `name` only in case, if one does.
+    #[error("unknown solid material `{name}`{hint}; valid names: {valid}")]
+    UnknownSolid { name: String, hint: String, valid: String },
     #[error(
         "no contact pair material for (`{a}`, `{b}`) and no self-pair for `{missing}` to fall back on; \
          add the pair (`{a}`, `{b}`) or the self-pair (`{missing}`, `{missing}`) to the palette"
@@ -189,10 +190,17 @@ impl Palette {
         Ok(self.pairs.insert(pair_key(a, b), pair))
     }
 
-    /// The solid called `name`; the error lists the valid names.
+    /// The solid called `name` (names are case-sensitive); the error lists the valid names and
+    /// points at one that differs only in case.
     pub fn solid(&self, name: &str) -> Result<Material, MaterialError> {
         self.solids.get(name).copied().ok_or_else(|| MaterialError::UnknownSolid {
             name: name.to_owned(),
+            hint: self
+                .solid_names()
+                .find(|known| known.eq_ignore_ascii_case(name))
+                .map_or_else(String::new, |known| {
+                    format!(" (names are case-sensitive: did you mean `{known}`?)")
+                }),
             valid: self.solid_names().collect::<Vec<_>>().join(", "),
         })
     }

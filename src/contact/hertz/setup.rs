@@ -31,6 +31,26 @@ fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
     }
 }
 
+/// Checks that a `[[model.pair]]` name is a material the bodies can use: a palette material,
+/// or the custom material of a body (named after it). A pair naming anything else would never
+/// apply; the error says what the name is and what to write instead.
+fn pair_name(palette: &Palette, scene: &Scene, materials: &[String], name: &str) -> Result<()> {
+    if palette.solid(name).is_ok() {
+        return Ok(());
+    }
+    if let Some(i) = scene.bodies.iter().position(|b| b.name == name) {
+        let material = &materials[i];
+        bail!(
+            "`{name}` is a body that uses the palette material `{material}`: name `{material}` in the pair (it then holds for every `{material}` body), or give body `{name}` its own contact.youngs_modulus and contact.poissons_ratio (a pair can then name the body)"
+        );
+    }
+    palette.solid(name).map(|_| ()).with_context(|| {
+        format!(
+            "`{name}` is neither a palette material nor a body with its own youngs_modulus and poissons_ratio"
+        )
+    })
+}
+
 /// The Hertz model of a scene: every body's shape and material, and a law for every pair
 /// that is not two fixed bodies.
 pub fn hertz_model(scene: &Scene) -> Result<HertzModel> {
@@ -43,6 +63,10 @@ pub fn hertz_model(scene: &Scene) -> Result<HertzModel> {
     }
     let settings = &scene.model_settings;
     for p in &settings.pairs {
+        for name in [&p.a, &p.b] {
+            pair_name(&palette, scene, &materials, name)
+                .with_context(|| format!("[[model.pair]] {}–{}", p.a, p.b))?;
+        }
         let pair = PairMaterial {
             restitution: p.restitution,
             sliding_friction: p.sliding_friction,
