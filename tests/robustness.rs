@@ -274,3 +274,35 @@ fn a_body_that_reaches_an_implausible_speed_stops_the_run() {
     let energy = std::fs::read_to_string(dir.join("speed").join("energy.csv")).unwrap();
     assert!(energy.lines().skip(1).all(|l| l.split(',').all(|x| x.parse::<f64>().is_ok_and(f64::is_finite))));
 }
+
+/// A fixed-step run rounds `duration` and `output_dt` to whole steps of `dt`: said on stderr with
+/// what the run does instead, never silently; whole multiples pass without a word.
+#[test]
+fn times_rounded_to_whole_steps_are_said() {
+    let dir = temp_dir("rounding");
+    let ball = "mass = 1\nposition = [0, 0, 0.2]";
+    // 0.2 s / 3 ms = 66.7 steps: 67 of them; 4.8 ms / 3 ms = 1.6: a row every 2 steps.
+    let scene = sphere("", "dt = 0.003\noutput_dt = 0.0048", ball, COMPLIANT);
+    let (out, _) = simulate(&dir, "rounded", &scene);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "[sim] duration = 0.2 s is not a whole number of steps of dt = 0.003 s: the run takes 67 steps and ends at t = 0.201 s"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("[sim] output_dt = 0.0048 s is not a whole number of steps of dt = 0.003 s: a row every 2 steps (0.006 s)"),
+        "{stderr}"
+    );
+    let energy = std::fs::read_to_string(dir.join("rounded").join("energy.csv")).unwrap();
+    let times: Vec<f64> =
+        energy.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
+    assert!((times[1] - 0.006).abs() < 1e-12 && (times.last().unwrap() - 0.201).abs() < 1e-12, "{times:?}");
+    // Whole multiples (0.2 s = 100 steps of 2 ms, rows every 2 steps): no note.
+    let scene = sphere("", "dt = 0.002\noutput_dt = 0.004", ball, COMPLIANT);
+    let (out, _) = simulate(&dir, "whole", &scene);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("whole number"), "{stderr}");
+}

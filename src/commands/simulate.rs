@@ -7,7 +7,7 @@ use crate::app::{
 };
 use crate::contact::model::BodyMesh;
 use crate::dynamics::ode::Tolerances;
-use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample, Schedule};
+use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample, Schedule, fixed_step_counts};
 use crate::dynamics::world::World;
 use crate::dynamics::{DynamicsError, build_world};
 use crate::math::{Isometry3, Twist, compact};
@@ -199,6 +199,37 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
     Ok((integrator, schedule))
 }
 
+/// What a fixed-step run changes of the scene's times: a `duration` or an `output_dt` that is
+/// not a whole number of steps of `dt` is rounded to one (said, not done silently).
+pub fn rounding_notes(scene: &Scene, integrator: &Integrator, schedule: &Schedule) -> Vec<String> {
+    let Some(dt) = integrator.fixed_dt() else { return Vec::new() };
+    let (steps, every) = fixed_step_counts(schedule.duration, schedule.output_dt, dt);
+    // Within a billionth: what the division's rounding leaves of a whole number.
+    let whole = |n: u64, x: f64| (n as f64 * dt - x).abs() <= 1e-9 * x;
+    let mut notes = Vec::new();
+    if !whole(steps, schedule.duration) {
+        notes.push(format!(
+            "[sim] duration = {} s is not a whole number of steps of dt = {} s: the run takes {steps} steps and ends at t = {} s (a multiple of dt ends where it says)",
+            compact(schedule.duration),
+            compact(dt),
+            compact(steps as f64 * dt)
+        ));
+    }
+    // The default output_dt (1 ms or dt) is documented as rounded to whole steps.
+    if let Some(asked) = scene.sim.output_dt
+        && !whole(every, schedule.output_dt)
+    {
+        notes.push(format!(
+            "[sim] output_dt = {} s is not a whole number of steps of dt = {} s: a row every {every} step{} ({} s)",
+            compact(asked),
+            compact(dt),
+            if every == 1 { "" } else { "s" },
+            compact(every as f64 * dt)
+        ));
+    }
+    notes
+}
+
 /// The most steps, or output rows, a run may take: beyond this a run would not end in any
 /// sensible time (about 10 minutes per 1e6 steps of a small scene, far more of a large one).
 pub const MAX_RUN_COUNT: f64 = 1e9;
@@ -225,6 +256,9 @@ const MAX_VTK_FRAMES: usize = 200;
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     let (integrator, schedule) = integrator(scene)?;
+    for note in rounding_notes(scene, &integrator, &schedule) {
+        eprintln!("contactlab: {note}");
+    }
     let output_dt = schedule.output_dt;
     // The run itself on a worker of a thread pool: the contact queries it spreads over threads
     // many times per step then start without waking the calling thread.

@@ -33,6 +33,16 @@ pub enum Integrator {
 }
 
 impl Integrator {
+    /// The fixed step (s) of the fixed-step schemes; `None` for the adaptive ones.
+    pub fn fixed_dt(&self) -> Option<f64> {
+        match self {
+            Integrator::ImplicitEuler { dt }
+            | Integrator::SemiImplicitEuler { dt }
+            | Integrator::TimeStepping { dt } => Some(*dt),
+            Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => None,
+        }
+    }
+
     /// The name a scene gives it (`[sim] integrator`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -362,8 +372,9 @@ pub fn run(
     Ok(stats)
 }
 
-/// A fixed-step run's number of steps of `dt` in `duration` and the steps between outputs.
-fn fixed_step_counts(duration: f64, output_dt: f64, dt: f64) -> (u64, u64) {
+/// A fixed-step run's number of steps of `dt` in `duration` and the steps between outputs
+/// (each rounded to the nearest whole number, at least one).
+pub fn fixed_step_counts(duration: f64, output_dt: f64, dt: f64) -> (u64, u64) {
     ((duration / dt).round().max(1.0) as u64, ((output_dt / dt).round() as u64).max(1))
 }
 
