@@ -52,6 +52,10 @@ enum Command {
         /// Show no progress on stderr (by default: a bar on a terminal, a line every 5 s in a log).
         #[arg(long, short)]
         quiet: bool,
+        /// Write rows only at t = 0 and at the end, whatever [sim] output_dt says: the physics
+        /// timed alone.
+        #[arg(long)]
+        no_output: bool,
     },
     /// Run a scene many times with some of its keys changed, on local cores; write each run's
     /// outputs into DIR/runs/NNNN and one row per run into DIR/summary.csv. Runs already
@@ -119,7 +123,7 @@ fn run(cli: Cli) -> Result<()> {
                 print!("{}", contact::format_report(&report));
             }
         }
-        Command::Simulate { scene, out, vtk, png, html, quiet } => {
+        Command::Simulate { scene, out, vtk, png, html, quiet, no_output } => {
             let loaded = contactlab::scene::load_scene(&scene)
                 .with_context(|| format!("cannot load scene {}", scene.display()))?;
             let args = contactlab::commands::simulate::SimulateArgs {
@@ -127,6 +131,7 @@ fn run(cli: Cli) -> Result<()> {
                 png,
                 html: html.then(|| view::title(&scene)),
                 progress: contactlab::app::ProgressMode::for_stderr(quiet),
+                no_output,
                 ..contactlab::commands::simulate::SimulateArgs::new(out)
             };
             let summary = contactlab::commands::simulate::run(&loaded, &args)?;

@@ -254,3 +254,32 @@ fn a_killed_run_keeps_what_it_computed() {
     let energy = lines(&out.join("energy.csv"));
     assert!(energy.len() > 10, "only {} lines survived the kill", energy.len());
 }
+
+#[test]
+fn no_output_writes_the_first_and_last_rows_of_the_same_run() {
+    // A fixed-step scene, an adaptive one and a constraint model's: the last rows are the full
+    // run's, byte for byte, and nothing is written between.
+    for (scene, bodies) in [("box_drop.toml", 2), ("hertz_ball_drop.toml", 2), ("volume6d_stack.toml", 6)] {
+        let (full, bare) = (temp_dir(&format!("full-{scene}")), temp_dir(&format!("bare-{scene}")));
+        let run = contactlab(&["simulate", &example(scene), "--out", full.to_str().unwrap(), "--quiet"]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let run = contactlab(&[
+            "simulate",
+            &example(scene),
+            "--out",
+            bare.to_str().unwrap(),
+            "--quiet",
+            "--no-output",
+        ]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let (a, b) = (lines(&full.join("trajectory.csv")), lines(&bare.join("trajectory.csv")));
+        assert_eq!(b.len(), 1 + 2 * bodies, "{scene}");
+        assert_eq!(a[..1 + bodies], b[..1 + bodies], "{scene}: first rows");
+        assert_eq!(a[a.len() - bodies..], b[b.len() - bodies..], "{scene}: last rows");
+        let (a, b) = (lines(&full.join("energy.csv")), lines(&bare.join("energy.csv")));
+        assert_eq!((b.len(), a.last()), (3, b.last()), "{scene}");
+        if full.join("solver.csv").exists() {
+            assert_eq!(lines(&bare.join("solver.csv")).len(), 1, "{scene}: solver.csv keeps its header only");
+        }
+    }
+}

@@ -34,10 +34,14 @@ pub struct SimulateArgs {
     /// Also find each touching pair's penetration depth at every output time (one more contact
     /// query per pair; [`Summary::max_penetration`]).
     pub penetration: bool,
+    /// Rows only at t = 0 and at the end, whatever `[sim] output_dt` says, and `solver.csv`
+    /// only its header (`--no-output`: the physics timed alone; the run is the same).
+    pub no_output: bool,
 }
 
 impl SimulateArgs {
-    /// Outputs into `out`, no VTK, PNG or HTML, no progress, every core, no penetration.
+    /// Outputs into `out` every `output_dt`, no VTK, PNG or HTML, no progress, every core, no
+    /// penetration.
     pub fn new(out: impl Into<PathBuf>) -> SimulateArgs {
         SimulateArgs {
             out: out.into(),
@@ -47,6 +51,7 @@ impl SimulateArgs {
             progress: ProgressMode::Off,
             threads: None,
             penetration: false,
+            no_output: false,
         }
     }
 }
@@ -201,7 +206,12 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
 
 /// What a fixed-step run changes of the scene's times: a `duration` or an `output_dt` that is
 /// not a whole number of steps of `dt` is rounded to one (said, not done silently).
-pub fn rounding_notes(scene: &Scene, integrator: &Integrator, schedule: &Schedule) -> Vec<String> {
+/// `asked_output_dt` is the scene's `output_dt`, if it gives one and the run uses it.
+pub fn rounding_notes(
+    asked_output_dt: Option<f64>,
+    integrator: &Integrator,
+    schedule: &Schedule,
+) -> Vec<String> {
     let Some(dt) = integrator.fixed_dt() else { return Vec::new() };
     let (steps, every) = fixed_step_counts(schedule.duration, schedule.output_dt, dt);
     // Within a billionth: what the division's rounding leaves of a whole number.
@@ -216,7 +226,7 @@ pub fn rounding_notes(scene: &Scene, integrator: &Integrator, schedule: &Schedul
         ));
     }
     // The default output_dt (1 ms or dt) is documented as rounded to whole steps.
-    if let Some(asked) = scene.sim.output_dt
+    if let Some(asked) = asked_output_dt
         && !whole(every, schedule.output_dt)
     {
         notes.push(format!(
@@ -255,8 +265,16 @@ const MAX_VTK_FRAMES: usize = 200;
 /// Runs the simulation, writing outputs as it goes. On a failure the outputs written so far
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
-    let (integrator, schedule) = integrator(scene)?;
-    for note in rounding_notes(scene, &integrator, &schedule) {
+    let (integrator, mut schedule) = integrator(scene)?;
+    // --no-output: a fixed-step run samples only its ends (its steps do not depend on the
+    // output times); an adaptive run keeps its output times, which bound its steps, and skips
+    // the rows between its ends (below) — either way the physics is the run's own.
+    let fixed_step = integrator.fixed_dt().is_some();
+    if args.no_output && fixed_step {
+        schedule.output_dt = scene.sim.duration;
+    }
+    let asked_output_dt = scene.sim.output_dt.filter(|_| !args.no_output);
+    for note in rounding_notes(asked_output_dt, &integrator, &schedule) {
         eprintln!("contactlab: {note}");
     }
     let output_dt = schedule.output_dt;
@@ -305,14 +323,16 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             let t = sample.t;
             let failed =
                 |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
-            write_outputs(
-                &world,
-                sample,
-                &mut writer,
-                series.as_mut().filter(|_| frame % vtk_every == 0),
-                plots.as_mut(),
-            )
-            .map_err(failed)?;
+            if !args.no_output || fixed_step || t == 0.0 || t >= scene.sim.duration {
+                write_outputs(
+                    &world,
+                    sample,
+                    &mut writer,
+                    series.as_mut().filter(|_| frame % vtk_every == 0),
+                    plots.as_mut(),
+                )
+                .map_err(failed)?;
+            }
             for c in sample.contacts {
                 max_contact_force = max_contact_force.max(c.wrench.force.norm());
                 if args.penetration
@@ -325,7 +345,9 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             // Copied into the same buffer: no allocation per row.
             final_state.clear();
             final_state.extend_from_slice(sample.poses);
-            if let (Some(csv), Integrator::TimeStepping { dt }) = (solver_csv.as_mut(), &integrator) {
+            if let (Some(csv), Integrator::TimeStepping { dt }, false) =
+                (solver_csv.as_mut(), &integrator, args.no_output)
+            {
                 let n = sample.solver.len();
                 for (k, r) in sample.solver.iter().enumerate() {
                     let step_end = t - (n - 1 - k) as f64 * dt;
