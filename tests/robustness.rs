@@ -300,6 +300,11 @@ fn times_rounded_to_whole_steps_are_said() {
     let times: Vec<f64> =
         energy.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
     assert!((times[1] - 0.006).abs() < 1e-12 && (times.last().unwrap() - 0.201).abs() < 1e-12, "{times:?}");
+    // An output_dt beyond the duration: rows at the ends, no note of it (the duration's only).
+    let scene = sphere("", "dt = 0.003\noutput_dt = 1", ball, COMPLIANT);
+    let (out, _) = simulate(&dir, "beyond", &scene);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.matches("whole number").count() == 1, "{stderr}");
     // Whole multiples (0.2 s = 100 steps of 2 ms, rows every 2 steps): no note.
     let scene = sphere("", "dt = 0.002\noutput_dt = 0.004", ball, COMPLIANT);
     let (out, _) = simulate(&dir, "whole", &scene);

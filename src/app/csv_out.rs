@@ -67,8 +67,8 @@ const QUEUED_BATCHES: usize = 16;
 /// batches wait: past that it catches up rather than hold the run up at a full queue.
 const STEP_ASIDE_BACKLOG: usize = QUEUED_BATCHES / 4;
 
-/// Yields per row at most while a parallel section runs (about a millisecond when each one
-/// hands the core over).
+/// Yields per row at most while a parallel section runs: a bound, not a budget (a yield to a
+/// busy worker can last its time slice; rows that pile up end the stepping aside anyway).
 const STEP_ASIDE_YIELDS: u32 = 500;
 
 /// The files, owned by the writer thread.

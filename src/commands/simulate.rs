@@ -34,8 +34,9 @@ pub struct SimulateArgs {
     /// Also find each touching pair's penetration depth at every output time (one more contact
     /// query per pair; [`Summary::max_penetration`]).
     pub penetration: bool,
-    /// Rows only at t = 0 and at the end, whatever `[sim] output_dt` says, and `solver.csv`
-    /// only its header (`--no-output`: the physics timed alone; the run is the same).
+    /// Rows only at t = 0 and at the end (or where `max_wall_time` stops the run), and
+    /// `solver.csv` only its header (`--no-output`: the physics timed alone). The run is the
+    /// same, output times, checks and progress included; only the rows between are not written.
     pub no_output: bool,
 }
 
@@ -206,7 +207,7 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
 
 /// What a fixed-step run changes of the scene's times: a `duration` or an `output_dt` that is
 /// not a whole number of steps of `dt` is rounded to one (said, not done silently).
-/// `asked_output_dt` is the scene's `output_dt`, if it gives one and the run uses it.
+/// `asked_output_dt` is the scene's `output_dt`, if it gives one.
 pub fn rounding_notes(
     asked_output_dt: Option<f64>,
     integrator: &Integrator,
@@ -217,23 +218,27 @@ pub fn rounding_notes(
     // Within a billionth: what the division's rounding leaves of a whole number.
     let whole = |n: u64, x: f64| (n as f64 * dt - x).abs() <= 1e-9 * x;
     let mut notes = Vec::new();
+    let steps_of = |n: u64| if n == 1 { "1 step".to_owned() } else { format!("{n} steps") };
     if !whole(steps, schedule.duration) {
         notes.push(format!(
-            "[sim] duration = {} s is not a whole number of steps of dt = {} s: the run takes {steps} steps and ends at t = {} s (a multiple of dt ends where it says)",
+            "[sim] duration = {} s is not a whole number of steps of dt = {} s: the run takes {} and ends at t = {} s (a multiple of dt ends where it says)",
             compact(schedule.duration),
             compact(dt),
+            steps_of(steps),
             compact(steps as f64 * dt)
         ));
     }
-    // The default output_dt (1 ms or dt) is documented as rounded to whole steps.
+    // The default output_dt (1 ms or dt) is documented as rounded to whole steps; one at least
+    // `duration` gives rows at the ends only.
     if let Some(asked) = asked_output_dt
+        && asked < schedule.duration
         && !whole(every, schedule.output_dt)
     {
         notes.push(format!(
-            "[sim] output_dt = {} s is not a whole number of steps of dt = {} s: a row every {every} step{} ({} s)",
+            "[sim] output_dt = {} s is not a whole number of steps of dt = {} s: a row every {} ({} s)",
             compact(asked),
             compact(dt),
-            if every == 1 { "" } else { "s" },
+            steps_of(every),
             compact(every as f64 * dt)
         ));
     }
@@ -265,19 +270,16 @@ const MAX_VTK_FRAMES: usize = 200;
 /// Runs the simulation, writing outputs as it goes. On a failure the outputs written so far
 /// are kept and the error says when and which bodies.
 pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
-    let (integrator, mut schedule) = integrator(scene)?;
-    // --no-output: a fixed-step run samples only its ends (its steps do not depend on the
-    // output times); an adaptive run keeps its output times, which bound its steps, and skips
-    // the rows between its ends (below) — either way the physics is the run's own.
-    let fixed_step = integrator.fixed_dt().is_some();
-    if args.no_output && fixed_step {
-        schedule.output_dt = scene.sim.duration;
-    }
-    let asked_output_dt = scene.sim.output_dt.filter(|_| !args.no_output);
-    for note in rounding_notes(asked_output_dt, &integrator, &schedule) {
+    let (integrator, schedule) = integrator(scene)?;
+    for note in rounding_notes(scene.sim.output_dt, &integrator, &schedule) {
         eprintln!("contactlab: {note}");
     }
     let output_dt = schedule.output_dt;
+    // The time of the last sample: a fixed-step run's last whole step, or the duration.
+    let end_t = match integrator.fixed_dt() {
+        Some(dt) => fixed_step_counts(schedule.duration, output_dt, dt).0 as f64 * dt,
+        None => schedule.duration,
+    };
     // The run itself on a worker of a thread pool: the contact queries it spreads over threads
     // many times per step then start without waking the calling thread.
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -306,7 +308,8 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
     };
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
     let outputs = (scene.sim.duration / output_dt).ceil() as usize + 1;
-    let vtk_every = outputs.div_ceil(MAX_VTK_FRAMES).max(1);
+    // --no-output writes two frames at most: both kept.
+    let vtk_every = if args.no_output { 1 } else { outputs.div_ceil(MAX_VTK_FRAMES).max(1) };
     let mut progress = Progress::new(scene.sim.duration, args.progress);
     // The CSVs are flushed about once a second, so a run that is killed keeps what it computed.
     let mut flushed = Instant::now();
@@ -323,7 +326,12 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
             let t = sample.t;
             let failed =
                 |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
-            if !args.no_output || fixed_step || t == 0.0 || t >= scene.sim.duration {
+            let out_of_wall_time =
+                scene.sim.max_wall_time.filter(|&limit| start.elapsed().as_secs_f64() > limit);
+            let stop = out_of_wall_time.is_some() && t < end_t;
+            // --no-output: the run keeps its output times (an adaptive run's steps are bounded
+            // by them) and writes only its first row, its last and the one a time limit stops.
+            if !args.no_output || t == 0.0 || t >= end_t || stop {
                 write_outputs(
                     &world,
                     sample,
@@ -369,10 +377,7 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 flushed = Instant::now();
             }
             output_wall += begin.elapsed();
-            if let Some(limit) = scene.sim.max_wall_time
-                && start.elapsed().as_secs_f64() > limit
-                && t < scene.sim.duration
-            {
+            if let (true, Some(limit)) = (stop, out_of_wall_time) {
                 out_of_time = Some((t, limit));
                 return Ok(Flow::Stop);
             }

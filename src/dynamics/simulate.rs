@@ -296,7 +296,11 @@ pub fn run(
         }
         Integrator::Dopri5 { tolerances, initial_step } | Integrator::Radau5 { tolerances, initial_step } => {
             let n = (duration / output_dt).ceil().max(1.0) as usize;
-            let outputs: Vec<f64> = (1..=n).map(|k| (k as f64 * output_dt).min(duration)).collect();
+            // The last output is the duration itself (n·output_dt can fall short of it by a
+            // rounding: 3 × 0.3 = 0.8999999999999999).
+            let outputs: Vec<f64> = (1..=n)
+                .map(|k| if k == n { duration } else { (k as f64 * output_dt).min(duration) })
+                .collect();
             // Free flight is a polynomial the methods integrate exactly, so their error estimate
             // would let the step grow until it jumps over a whole contact: cap it at the output
             // interval.
