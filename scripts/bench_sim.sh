@@ -50,7 +50,7 @@ print(rows[-1]['z'])" "$work/$scene/trajectory.csv")
 }
 
 # What the outputs cost: runs as written (a row every output_dt) and with outputs off,
-# alternating, eleven of each. The wall time is the whole command's (setup, the run, and the
+# alternating, 31 of each. The wall time is the whole command's (setup, the run, and the
 # writer thread's last rows), as a user timing it sees it: the best and the median times'
 # ratios; then the median CPU times' ratio (user + system of all threads). On 2 cores the wall
 # time of a 0.1–0.3 s run swings by about as much as the outputs cost: read the medians.
@@ -70,7 +70,7 @@ def run(scene_file, out):
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 w, o = [], []
-for _ in range(11):
+for _ in range(31):
     w.append(run(rows, scene + ".rows"))
     o.append(run(quiet, scene + ".quiet"))
 bw, bo = min(x[0] for x in w), min(x[0] for x in o)

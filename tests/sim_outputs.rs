@@ -476,3 +476,28 @@ fn progress_without_a_terminal_writes_whole_lines_with_the_time_left() {
     assert!(lines[0].starts_with("contactlab: simulating 25%: t = 2.500 s of 10 s, rtf "), "{text:?}");
     assert!(lines[1].contains("eta ") && lines[1].ends_with(" s"), "{text:?}");
 }
+
+#[test]
+fn a_run_over_last_runs_large_files_leaves_only_its_own_rows() {
+    // Large files are renamed aside and deleted by the writer (not truncated before the run);
+    // small ones are truncated: either way only the new rows remain, and nothing hidden.
+    for create in WRITERS {
+        let dir = temp_dir("over-last-run");
+        std::fs::write(dir.join("trajectory.csv"), "old,row\n".repeat(300_000)).unwrap();
+        std::fs::write(dir.join("contacts.csv"), "old\n").unwrap();
+        let mut writer = create(&dir).unwrap();
+        let pose = Isometry3::translation(1.0, 2.0, 3.0);
+        writer.body(0.5, "b", &pose, &Twist::default()).unwrap();
+        writer.finish().unwrap();
+        let rows = read_lines(&dir.join("trajectory.csv"));
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert!(rows[1].starts_with("0.5,b,1,2,3,"), "{rows:?}");
+        assert_eq!(read_lines(&dir.join("contacts.csv")), ["t,a,b,fx,fy,fz,tx,ty,tz,area"]);
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["contacts.csv", "energy.csv", "trajectory.csv"]);
+    }
+}
