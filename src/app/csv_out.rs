@@ -251,7 +251,7 @@ impl SimWriter {
     /// [`SimWriter::create`] for a run whose thread pool has a worker on every core: the
     /// writer thread then gives its core back while the run's parallel sections run (see
     /// [`parallel`]), as long as it keeps up. On two cores this took `boxes_64`'s outputs from
-    /// about 1.3× the run without them to about 1.05×.
+    /// about 1.25× the run without them to about 1.05–1.1× (medians of many alternations).
     pub fn create_sharing_cores(dir: &Path) -> Result<Self, OutputError> {
         Self::spawn(dir, true)
     }
