@@ -181,17 +181,10 @@ pub fn integrator(scene: &Scene) -> Result<(Integrator, Schedule)> {
         "radau5" => Integrator::Radau5 { tolerances: tolerances(), initial_step: sim.dt },
         other => bail!("[sim] integrator `{other}` is unknown; use one of: {}", INTEGRATORS.join(", ")),
     };
-    let output_dt = match (&integrator, sim.output_dt) {
-        (_, Some(o)) => o,
-        (
-            Integrator::SemiImplicitEuler { dt }
-            | Integrator::ImplicitEuler { dt }
-            | Integrator::TimeStepping { dt },
-            None,
-        ) => dt.max(1e-3),
-        _ => 1e-3,
-    }
-    .min(sim.duration);
+    let output_dt = sim
+        .output_dt
+        .unwrap_or_else(|| integrator.fixed_dt().map_or(1e-3, |dt| dt.max(1e-3)))
+        .min(sim.duration);
     check_count(
         "output rows",
         "duration / output_dt",
@@ -275,11 +268,6 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
         eprintln!("contactlab: {note}");
     }
     let output_dt = schedule.output_dt;
-    // The time of the last sample: a fixed-step run's last whole step, or the duration.
-    let end_t = match integrator.fixed_dt() {
-        Some(dt) => fixed_step_counts(schedule.duration, output_dt, dt).0 as f64 * dt,
-        None => schedule.duration,
-    };
     // The run itself on a worker of a thread pool: the contact queries it spreads over threads
     // many times per step then start without waking the calling thread.
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -328,10 +316,10 @@ pub fn run(scene: &Scene, args: &SimulateArgs) -> Result<Summary> {
                 |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
             let out_of_wall_time =
                 scene.sim.max_wall_time.filter(|&limit| start.elapsed().as_secs_f64() > limit);
-            let stop = out_of_wall_time.is_some() && t < end_t;
+            let stop = out_of_wall_time.is_some() && !sample.last;
             // --no-output: the run keeps its output times (an adaptive run's steps are bounded
             // by them) and writes only its first row, its last and the one a time limit stops.
-            if !args.no_output || t == 0.0 || t >= end_t || stop {
+            if !args.no_output || t == 0.0 || sample.last || stop {
                 write_outputs(
                     &world,
                     sample,

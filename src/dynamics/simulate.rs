@@ -137,6 +137,9 @@ pub struct Sample<'a> {
     pub work: f64,
     /// Time stepping: the solver's report of every step since the last sample.
     pub solver: &'a [SolverReport],
+    /// Whether this is the run's last sample (its end: the last whole fixed step, or the
+    /// duration).
+    pub last: bool,
 }
 
 /// The default interval (s) at which fixed-step runs compute the elastic energy exactly
@@ -184,6 +187,11 @@ pub fn run(
     };
     let (contacts, energies) = exact(0.0, &y)?;
     let watch = EnergyWatch::new(world, &y, &energies);
+    // The time of the last sample: a fixed-step run's last whole step, or the duration.
+    let end = match integrator.fixed_dt() {
+        Some(dt) => fixed_step_counts(duration, output_dt, dt).0 as f64 * dt,
+        None => duration,
+    };
     let mut sample = |t: f64,
                       y: &[f64],
                       stats: &mut RunStats,
@@ -204,7 +212,7 @@ pub fn run(
                 &computed
             }
         };
-        observe(&Sample { t, y, poses, contacts, energies, work, solver })
+        observe(&Sample { t, y, poses, contacts, energies, work, solver, last: t >= end })
     };
     if sample(0.0, &y, &mut stats, None, &contacts, energies, &[])? == Flow::Stop {
         return Ok(stats);

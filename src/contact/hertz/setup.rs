@@ -35,16 +35,14 @@ fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
 /// or the custom material of a body (named after it). A pair naming anything else would never
 /// apply; the error says what the name is and what to write instead.
 fn pair_name(palette: &Palette, scene: &Scene, materials: &[String], name: &str) -> Result<()> {
-    if palette.solid(name).is_ok() {
-        return Ok(());
-    }
+    let Err(unknown) = palette.solid(name) else { return Ok(()) };
     if let Some(i) = scene.bodies.iter().position(|b| b.name == name) {
         let material = &materials[i];
         bail!(
             "`{name}` is a body that uses the palette material `{material}`: name `{material}` in the pair (it then holds for every `{material}` body), or give body `{name}` its own contact.youngs_modulus and contact.poissons_ratio (a pair can then name the body)"
         );
     }
-    palette.solid(name).map(|_| ()).with_context(|| {
+    Err(unknown).with_context(|| {
         format!(
             "`{name}` is neither a palette material nor a body with its own youngs_modulus and poissons_ratio"
         )
