@@ -3,6 +3,8 @@
 
 mod common;
 
+use contactlab::dynamics::coordinates::FreeBlock;
+
 use contactlab::scene::parse_scene;
 use std::path::Path;
 
@@ -25,9 +27,9 @@ fn solver_rows(text: &str) -> Vec<(f64, f64, u32)> {
     rows
 }
 
-fn offset(world: &contactlab::dynamics::world::World, name: &str) -> usize {
+fn offset(world: &contactlab::dynamics::world::World, name: &str) -> FreeBlock {
     let i = world.bodies.iter().position(|b| b.name == name).expect("body");
-    world.layout.offset[i].expect("free body")
+    world.coords.free(i).expect("free body")
 }
 
 fn cube_on(ground: &str, dt: f64, planar: bool) -> String {
@@ -72,10 +74,8 @@ contact = { friction = 0.5 }
 fn drift(text: &str, body: &str) -> f64 {
     let (rows, world) = states(text);
     let o = offset(&world, body);
-    let start = rows[0].1[o..o + 3].to_vec();
-    rows.iter()
-        .map(|(_, y)| (0..3).map(|d| (y[o + d] - start[d]).powi(2)).sum::<f64>().sqrt())
-        .fold(0.0, f64::max)
+    let start = o.com(&rows[0].1);
+    rows.iter().map(|(_, y)| (o.com(y) - start).norm()).fold(0.0, f64::max)
 }
 
 #[test]
@@ -175,8 +175,8 @@ contact = {{ friction = 0.3 }}
     let (rows, world) = states(&text);
     let o = offset(&world, "box");
     let end = &rows.last().expect("rows").1;
-    let along = end[o] * vx + end[o + 1] * vy;
-    let across = (end[o + 1] * vx - end[o] * vy).abs();
+    let along = o.com(&end).x * vx + o.com(&end).y * vy;
+    let across = (o.com(&end).y * vx - o.com(&end).x * vy).abs();
     (along, across)
 }
 
@@ -256,7 +256,7 @@ fn an_overlap_present_at_the_start_is_pushed_out_at_the_correction_speed() {
         let clear = 0.002 / speed;
         let mut top: f64 = 0.0;
         for (t, y) in &rows {
-            let (z, vz) = (y[o + 2], y[o + 9]);
+            let (z, vz) = (o.com(&y).z, o.velocity(&y).z);
             if *t < clear - 1e-9 {
                 assert!((z - (0.048 + speed * t)).abs() <= 1e-9, "speed {speed}, t = {t}: z {z}");
             }
@@ -266,9 +266,9 @@ fn an_overlap_present_at_the_start_is_pushed_out_at_the_correction_speed() {
         assert!(top <= 0.05 + speed * speed / (2.0 * g) + 1e-9, "speed {speed}: rose to {top} m");
         let (t, y) = rows.last().expect("rows");
         assert!(
-            (y[o + 2] - 0.05).abs() <= 1e-6 && y[o + 9].abs() <= 1e-6,
+            (o.com(&y).z - 0.05).abs() <= 1e-6 && o.velocity(&y).z.abs() <= 1e-6,
             "speed {speed}: at {t} s, z {}",
-            y[o + 2]
+            o.com(&y).z
         );
     }
 }
@@ -350,9 +350,9 @@ fn bodies_enter_at_their_appear_time_and_not_before() {
     let (rows, world) = states(&text);
     let scene = parse_scene(&text, Path::new(".")).expect("scene");
     for (k, body) in scene.bodies.iter().enumerate() {
-        let Some(o) = world.layout.offset[k] else { continue };
+        let Some(o) = world.coords.free(k) else { continue };
         for (t, y) in &rows {
-            let at_start = y[o..o + 13] == rows[0].1[o..o + 13];
+            let at_start = o.values(&y) == o.values(&rows[0].1);
             if *t < body.appear_time - 1e-9 {
                 assert!(at_start, "{} moved at t = {t} before entering at {}", body.name, body.appear_time);
             }
@@ -360,7 +360,7 @@ fn bodies_enter_at_their_appear_time_and_not_before() {
     }
     // p02 enters at 0.5 s and has moved by 0.6 s.
     let o = offset(&world, "p02");
-    assert!(rows.last().unwrap().1[o] != rows[0].1[o]);
+    assert!(o.com(&rows.last().unwrap().1).x != o.com(&rows[0].1).x);
 }
 
 #[test]
@@ -389,16 +389,13 @@ shape = { type = "convex", file = "examples/meshes/icosahedron.obj" }
     let (rows, world) = states(text);
     let (oa, ob) = (offset(&world, "a"), offset(&world, "b"));
     let momentum = |y: &[f64]| {
-        let p = |o: usize, m: f64| {
-            // The centre of mass of a box and of the icosahedron is its origin.
-            nalgebra::Vector3::new(y[o + 7], y[o + 8], y[o + 9]) * m
-        };
+        let p = |o: FreeBlock, m: f64| o.velocity(y) * m;
         p(oa, 1.0) + p(ob, 2.0)
     };
     let start = momentum(&rows[0].1);
     let (_, y_end) = rows.last().unwrap();
     // They did collide: a's velocity changed.
-    assert!((y_end[oa + 7] - 1.0).abs() > 0.1, "no collision: {}", y_end[oa + 7]);
+    assert!((oa.velocity(y_end).x - 1.0).abs() > 0.1, "no collision: {}", oa.velocity(y_end).x);
     for (t, y) in &rows {
         let d = (momentum(y) - start).norm();
         assert!(d <= 1e-9, "t {t}: momentum changed by {d:e}");
@@ -473,7 +470,7 @@ fn a_vertex_passing_a_ridge_is_not_caught_at_large_steps() {
         let (rows, world) = states(&vertex_past_a_ridge(dt));
         let o = offset(&world, "cube");
         let y = &rows.last().expect("outputs").1;
-        (y[o], y[o + 2])
+        (o.com(&y).x, o.com(&y).z)
     };
     let (x_fine, z_fine) = rest(0.001);
     assert!((z_fine - 0.55).abs() < 1e-6, "at rest on a face: z {z_fine}");

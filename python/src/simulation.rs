@@ -310,14 +310,14 @@ pub struct State {
 
 impl State {
     fn new(stepper: &Stepper, names: Vec<String>) -> State {
-        let layout = &stepper.world().layout;
+        let coords = &stepper.world().coords;
         let y = stepper.y();
         State {
             inner: stepper.state(),
             names,
             motion: motion_rows(&stepper.poses()),
-            dissipated: y[layout.dissipated()],
-            work: y[layout.work()],
+            dissipated: coords.dissipated(y),
+            work: coords.work(y),
         }
     }
 }

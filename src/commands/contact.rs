@@ -188,8 +188,9 @@ pub fn impulse_pairs(
 ) -> Result<(Vec<PairReport>, f64)> {
     let dt = scene.sim.dt.unwrap_or(1e-3);
     let mut rest = world.initial_state();
-    for offset in world.layout.offset.iter().flatten() {
-        rest[offset + 7..offset + 13].fill(0.0);
+    for block in world.coords.free_blocks() {
+        block.set_velocity(&mut rest, &crate::math::Vector3::zeros());
+        block.set_angular_velocity(&mut rest, &crate::math::Vector3::zeros());
     }
     let poses = world.poses(0.0, &rest);
     let mut contacts = Vec::new();

@@ -40,7 +40,7 @@ impl EnergyWatch {
             .bodies
             .iter()
             .enumerate()
-            .filter(|(i, _)| world.layout.offset[*i].is_none())
+            .filter(|(i, _)| !world.coords.is_free(*i))
             .map(|(_, b)| b.initial_pose.translation.vector.dot(&up))
             .fold(f64::INFINITY, f64::min);
         let mut scale = initial.kinetic.abs() + initial.elastic.abs();
@@ -49,12 +49,12 @@ impl EnergyWatch {
         let correction_speed = world.model.correction_speed();
         let mut correction = 0.0;
         for (i, b) in world.bodies.iter().enumerate() {
-            let Some(o) = world.layout.offset[i] else { continue };
+            let Some(block) = world.coords.free(i) else { continue };
             if b.mass <= 0.0 {
                 continue;
             }
             let gyration = (world.world_inertia(i, y0).trace() / (2.0 * b.mass)).max(0.0).sqrt();
-            let com = crate::math::Vector3::new(y0[o], y0[o + 1], y0[o + 2]);
+            let com = block.com(y0);
             let height = if floor.is_finite() { (com.dot(&up) - floor).max(0.0) } else { 0.0 };
             scale += b.mass * g * (gyration + height) + b.force.norm() * gyration + b.torque.norm();
             correction += b.mass * correction_speed * correction_speed;
@@ -81,7 +81,7 @@ impl EnergyWatch {
     /// balance starts again there, the external work done before it (in `y`) counted.
     pub fn restart(world: &World, y: &[f64], energies: &Energies) -> EnergyWatch {
         let mut watch = EnergyWatch::new(world, y, energies);
-        watch.initial_total = energies.total - y[world.layout.work()];
+        watch.initial_total = energies.total - world.coords.work(y);
         watch
     }
 
@@ -130,7 +130,7 @@ impl EnergyWatch {
 fn loads_scale(world: &World, y: &[f64]) -> f64 {
     let mut scale = 0.0;
     for (i, b) in world.bodies.iter().enumerate() {
-        if world.layout.offset[i].is_none() || b.mass <= 0.0 {
+        if !world.coords.is_free(i) || b.mass <= 0.0 {
             continue;
         }
         let gyration = (world.world_inertia(i, y).trace() / (2.0 * b.mass)).max(0.0).sqrt();

@@ -43,7 +43,7 @@ type Indices = smallvec::SmallVec<[usize; 16]>;
 impl<'w> Groups<'w> {
     /// Groups the free bodies by the touching pairs that carry derivatives in `loads`.
     pub fn new(world: &'w World, loads: &Loads) -> Groups<'w> {
-        let (free, slot) = (&world.layout.free[..], &world.layout.slot[..]);
+        let (free, slot) = (world.coords.free_bodies(), world.coords.free_slots());
         if free.len() == 1 {
             // One free body (a sphere on the ground): one group, every pair its own.
             let pairs: Indices = (0..loads.derivatives.len())
@@ -259,8 +259,7 @@ pub fn gyroscopic(world: &World, i: usize, y: &[f64]) -> Vector3 {
 
 /// [`gyroscopic`] with body `i`'s world inertia at `y` already known.
 pub fn gyroscopic_with(inertia: &crate::math::Matrix3, world: &World, i: usize, y: &[f64]) -> Vector3 {
-    let o = world.layout.offset[i].unwrap_or(0);
-    let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+    let w = world.coords.free(i).map_or_else(Vector3::zeros, |block| block.angular_velocity(y));
     w.cross(&(inertia * w))
 }
 
@@ -274,20 +273,13 @@ pub fn set_velocity_and_advance(
     dt: f64,
     y: &mut [f64],
 ) {
-    use crate::math::{Quaternion, UnitQuaternion};
-    let o = world.layout.offset[i].unwrap_or(0);
-    for d in 0..3 {
-        y[o + 7 + d] = start[o + 7 + d] + dv[d];
-        y[o + 10 + d] = start[o + 10 + d] + dw[d];
-        y[o + d] = start[o + d] + dt * y[o + 7 + d];
-    }
-    let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-    let q = UnitQuaternion::new_normalize(Quaternion::new(
-        start[o + 3],
-        start[o + 4],
-        start[o + 5],
-        start[o + 6],
-    ));
-    let q = (UnitQuaternion::from_scaled_axis(w * dt) * q).into_inner();
-    y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+    use crate::math::UnitQuaternion;
+    let Some(block) = world.coords.free(i) else { return };
+    let v = block.velocity(start) + dv;
+    let w = block.angular_velocity(start) + dw;
+    block.set_velocity(y, &v);
+    block.set_angular_velocity(y, &w);
+    block.set_com(y, &(block.com(start) + v * dt));
+    let q = (UnitQuaternion::from_scaled_axis(w * dt) * block.orientation(start)).into_inner();
+    block.set_quaternion(y, &q);
 }

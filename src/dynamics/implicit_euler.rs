@@ -157,11 +157,11 @@ pub fn step(
     let mut buffers = std::mem::take(&mut cache.buffers);
     let StepBuffers { start, gyro, inertia, dv, residual, from, direction, corrections } = &mut buffers;
     corrections.clear();
-    corrections.resize(world.layout.free.len(), Matrix6::zeros());
+    corrections.resize(world.coords.free_blocks().len(), Matrix6::zeros());
     start.clear();
     start.extend_from_slice(y);
     let start = &start[..];
-    let free = &world.layout.free[..];
+    let free = world.coords.free_bodies();
     // Each free body's world inertia at the step's start and its inverse: every iteration's
     // residual and tolerance tests use them (the start state does not change within the step).
     inertia.clear();
@@ -343,10 +343,9 @@ pub fn step(
     } else {
         cache.last_change = None;
     }
-    let d = world.layout.dissipated();
-    y[d] = start[d] + dt * dissipation;
-    let w = world.layout.work();
-    y[w] = start[w] + dt * external_power;
+    let coords = &world.coords;
+    coords.set_dissipated(y, coords.dissipated(start) + dt * dissipation);
+    coords.set_work(y, coords.work(start) + dt * external_power);
     cache.buffers = buffers;
     world.accept_step(t + dt, y);
     if let Some(bodies) = world.non_finite_bodies(y) {
@@ -404,10 +403,9 @@ fn update_ratio(
     (start, dv): (&[f64], &[BodyVelocity]),
     delta: impl Fn(usize) -> BodyVelocity,
 ) -> f64 {
-    world.layout.free.iter().enumerate().fold(0.0, |worst: f64, (k, &i)| {
-        let o = world.layout.offset[i].unwrap_or(0);
-        let v = Vector3::new(start[o + 7], start[o + 8], start[o + 9]) + dv[k].0;
-        let w = Vector3::new(start[o + 10], start[o + 11], start[o + 12]) + dv[k].1;
+    world.coords.free_blocks().iter().enumerate().fold(0.0, |worst: f64, (k, block)| {
+        let v = block.velocity(start) + dv[k].0;
+        let w = block.angular_velocity(start) + dv[k].1;
         let (dl, da) = delta(k);
         let linear = dl.norm() / (LINEAR_TOLERANCE + 1e-6 * v.norm());
         let angular = da.norm() / (ANGULAR_TOLERANCE + 1e-6 * w.norm());

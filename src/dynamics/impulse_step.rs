@@ -7,7 +7,7 @@ use super::time_stepping::SolverReport;
 use super::world::World;
 use crate::contact::model::{ContactModel, PairContact};
 use crate::contact::volume6d::model::WarmStarts;
-use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, UnitQuaternion, Vector3};
+use crate::math::{Isometry3, Matrix3, Point3, Twist, UnitQuaternion, Vector3};
 use nalgebra::Vector6;
 
 /// One step of the world's constraint model from `t` by `dt` — the 6D model's
@@ -64,7 +64,7 @@ impl StepStart {
             out.com[i] = Point3::from(pose.translation.vector + r);
             let mut v = twist.linear + twist.angular.cross(&r);
             let mut w = twist.angular;
-            if world.layout.offset[i].is_some() && moves(i) {
+            if world.coords.is_free(i) && moves(i) {
                 let inertia = world.world_inertia(i, y);
                 let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
                 v += dt * (world.gravity + body.force / body.mass);
@@ -94,7 +94,7 @@ pub(super) fn advance(
     let before = kinetic + gravity;
     let (mut applied_work, mut correction_energy) = (0.0, 0.0);
     for (i, body) in world.bodies.iter().enumerate() {
-        let Some(o) = world.layout.offset[i] else { continue };
+        let Some(block) = world.coords.free(i) else { continue };
         if !moves(i) {
             continue;
         }
@@ -106,18 +106,14 @@ pub(super) fn advance(
         applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
         correction_energy -= body.mass * world.gravity.dot(&(Vector3::new(p[0], p[1], p[2]) * dt));
         // The state holds the centre of mass and its velocity.
-        for d in 0..3 {
-            y[o + d] += dt * move_lin[d];
-            y[o + 7 + d] = lin[d];
-            y[o + 10 + d] = ang[d];
-        }
-        let q = Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
-        let q =
-            (UnitQuaternion::from_scaled_axis(move_ang * dt) * UnitQuaternion::new_normalize(q)).into_inner();
-        y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+        block.set_com(y, &(block.com(y) + move_lin * dt));
+        block.set_velocity(y, &lin);
+        block.set_angular_velocity(y, &ang);
+        let q = (UnitQuaternion::from_scaled_axis(move_ang * dt) * block.orientation(y)).into_inner();
+        block.set_quaternion(y, &q);
     }
     let (kinetic, gravity) = world.motion_energies(y);
     let lost = before + applied_work - (kinetic + gravity - correction_energy);
-    y[world.layout.dissipated()] += lost.max(0.0) - correction_energy;
-    y[world.layout.work()] += applied_work;
+    world.coords.add_dissipated(y, lost.max(0.0) - correction_energy);
+    world.coords.add_work(y, applied_work);
 }

@@ -1,6 +1,7 @@
 //! Dynamics: bodies, the world, integrators.
 
 pub mod body;
+pub mod coordinates;
 pub mod elastic_tracker;
 mod energy_watch;
 mod error;

@@ -32,14 +32,13 @@ pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64, loads: &Loads) -> Res
     for (k, &i) in groups.free.iter().enumerate() {
         set_velocity_and_advance(world, i, &start, dv[k], dt, y);
     }
-    let d = world.layout.dissipated();
-    y[d] += dt * loads.dissipation;
+    world.coords.add_dissipated(y, dt * loads.dissipation);
     // The applied loads' work at the end velocities, with which the positions moved: F·Δx,
     // which the step's kinetic energy change never exceeds. At the start velocities it fell
     // short by dt²·F²/m a step, an energy gain that grew until the energy watch stopped a
     // body pushed long enough.
     let external = loads.external_power - world.applied_power(&start) + world.applied_power(y);
-    y[world.layout.work()] += dt * external;
+    world.coords.add_work(y, dt * external);
     world.accept_step(t + dt, y);
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });

@@ -63,7 +63,7 @@ pub(super) struct WorldSystem<'a> {
 
 impl OdeSystem for WorldSystem<'_> {
     fn dim(&self) -> usize {
-        self.world.layout.dim
+        self.world.coords.dim()
     }
 
     fn derivative(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), OdeError> {
@@ -200,7 +200,7 @@ pub fn run(
                       energies: Energies,
                       solver: &[SolverReport]| {
         world.implausible_motion(t, y)?;
-        let work = y[world.layout.work()];
+        let work = world.coords.work(y);
         let excess = watch.check(world, t, y, energies.total, work, integrator)?;
         stats.max_energy_excess = stats.max_energy_excess.max(excess);
         // Fixed-step runs have the poses already (for the elastic energy).
@@ -407,7 +407,7 @@ fn finish_step(
     stats.t_end = k as f64 * dt;
     world.implausible_motion(stats.t_end, y)?;
     let (kinetic, gravity) = world.motion_energies(y);
-    watch.check(world, stats.t_end, y, kinetic + gravity, y[world.layout.work()], integrator)?;
+    watch.check(world, stats.t_end, y, kinetic + gravity, world.coords.work(y), integrator)?;
     Ok((k % every == 0 || k == steps).then_some((kinetic, gravity)))
 }
 

@@ -200,7 +200,7 @@ impl Stepper {
                 .iter()
                 .zip(&self.world.bodies)
                 .all(|(m, b)| std::mem::discriminant(m) == std::mem::discriminant(&b.motion));
-        if state.y.len() != self.world.layout.dim
+        if state.y.len() != self.world.coords.dim()
             || state.control.len() != self.world.bodies.len()
             || !same_scheme
             || !same_kinds
@@ -234,15 +234,8 @@ impl Stepper {
         }
         let y = &mut self.state.y;
         for (i, (pose, twist)) in motion.iter().enumerate() {
-            let Some(o) = self.world.layout.offset[i] else { continue };
-            let r = pose.rotation * self.world.bodies[i].com.coords;
-            let com = pose.translation.vector + r;
-            let q = pose.rotation.into_inner();
-            let v = twist.linear + twist.angular.cross(&r);
-            y[o..o + 3].copy_from_slice(com.as_slice());
-            y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
-            y[o + 7..o + 10].copy_from_slice(v.as_slice());
-            y[o + 10..o + 13].copy_from_slice(twist.angular.as_slice());
+            let Some(block) = self.world.coords.free(i) else { continue };
+            block.set_pose_and_twist(y, &self.world.bodies[i].com, pose, twist);
         }
         if let Some(bodies) = self.world.non_finite_bodies(&self.state.y) {
             return Err(DynamicsError::NonFinite { t: self.state.t, bodies });
@@ -375,7 +368,7 @@ impl Stepper {
         s.stats.t_end = s.t;
         world.implausible_motion(s.t, &s.y)?;
         let (kinetic, gravity) = world.motion_energies(&s.y);
-        let work = s.y[world.layout.work()];
+        let work = world.coords.work(&s.y);
         let excess = s.watch.check(world, s.t, &s.y, kinetic + gravity, work, &self.integrator)?;
         s.stats.max_energy_excess = s.stats.max_energy_excess.max(excess);
         Ok(())
@@ -519,6 +512,6 @@ impl Stepper {
     /// Work done on the bodies by applied loads (the scene's and the control inputs) and
     /// kinematic bodies so far (J).
     pub fn work(&self) -> f64 {
-        self.state.y[self.world.layout.work()]
+        self.world.coords.work(&self.state.y)
     }
 }

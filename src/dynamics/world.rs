@@ -1,45 +1,17 @@
 //! The world: bodies, their contact geometry and the loads on them, turning a state into state
 //! derivatives (force-based contact models).
 //!
-//! State vector: for each free body (in body order) 13 numbers — centre of mass position (3),
-//! orientation quaternion w, x, y, z (4), centre of mass velocity (3), angular velocity in the
-//! world frame (3) — then two numbers: the energy dissipated so far by contact (J), and the work
-//! done on the bodies so far by applied loads and kinematic bodies (J), for the energy balance.
+//! The state vector's layout is [`Coordinates`]'s: a block per free body, then the energy
+//! dissipated by contact and the work of applied loads and kinematic bodies (for the energy
+//! balance).
 
 use super::body::{Motion, RigidBody};
+use super::coordinates::Coordinates;
 use super::error::DynamicsError;
 use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
-use crate::math::{
-    Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3, parallel,
-};
+use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, Vector3, parallel};
 use smallvec::SmallVec;
 use std::sync::Arc;
-
-/// Numbers of state per free body.
-pub const BODY_STATE: usize = 13;
-
-/// Where each body's numbers sit in the state (`None` for bodies that are not free).
-#[derive(Clone, Debug)]
-pub struct StateLayout {
-    pub offset: Vec<Option<usize>>,
-    pub dim: usize,
-    /// The free bodies' indices, in body order.
-    pub free: Vec<usize>,
-    /// For each body, its index in `free` (`usize::MAX` if it is not free).
-    pub slot: Vec<usize>,
-}
-
-impl StateLayout {
-    /// Index of the dissipated-energy entry.
-    pub fn dissipated(&self) -> usize {
-        self.dim - 2
-    }
-
-    /// Index of the external-work entry (applied loads and kinematic bodies).
-    pub fn work(&self) -> usize {
-        self.dim - 1
-    }
-}
 
 /// Speeds (m/s) and rates of turn (rad/s) beyond which a run has blown up: ten times what a
 /// scene may start with (docs/scene.md, "Ranges").
@@ -51,44 +23,22 @@ pub struct World {
     pub bodies: Vec<RigidBody>,
     pub model: ContactModel,
     pub gravity: Vector3,
-    pub layout: StateLayout,
+    /// Where each body's coordinates sit in the state.
+    pub coords: Coordinates,
 }
 
 impl World {
     pub fn new(bodies: Vec<RigidBody>, model: ContactModel, gravity: Vector3) -> World {
-        let mut offset = Vec::with_capacity(bodies.len());
-        let mut dim = 0;
-        for b in &bodies {
-            if b.is_free() {
-                offset.push(Some(dim));
-                dim += BODY_STATE;
-            } else {
-                offset.push(None);
-            }
-        }
-        let free: Vec<usize> = (0..bodies.len()).filter(|&i| offset[i].is_some()).collect();
-        let mut slot = vec![usize::MAX; bodies.len()];
-        for (k, &i) in free.iter().enumerate() {
-            slot[i] = k;
-        }
-        let layout = StateLayout { offset, dim: dim + 2, free, slot };
-        World { bodies, model, gravity, layout }
+        let coords = Coordinates::new(bodies.iter().map(|b| b.is_free()));
+        World { bodies, model, gravity, coords }
     }
 
     /// The initial state.
     pub fn initial_state(&self) -> Vec<f64> {
-        let mut y = vec![0.0; self.layout.dim];
-        for (i, b) in self.bodies.iter().enumerate() {
-            if let Some(o) = self.layout.offset[i] {
-                let r = b.initial_pose.rotation * b.com.coords;
-                let com = b.initial_pose.translation.vector + r;
-                let q = b.initial_pose.rotation.into_inner();
-                let v = b.initial_twist.linear + b.initial_twist.angular.cross(&r);
-                y[o..o + 3].copy_from_slice(com.as_slice());
-                y[o + 3..o + 7].copy_from_slice(&[q.w, q.i, q.j, q.k]);
-                y[o + 7..o + 10].copy_from_slice(v.as_slice());
-                y[o + 10..o + 13].copy_from_slice(b.initial_twist.angular.as_slice());
-            }
+        let mut y = vec![0.0; self.coords.dim()];
+        for block in self.coords.free_blocks() {
+            let b = &self.bodies[block.body];
+            block.set_pose_and_twist(&mut y, &b.com, &b.initial_pose, &b.initial_twist);
         }
         y
     }
@@ -98,21 +48,8 @@ impl World {
         self.bodies
             .iter()
             .enumerate()
-            .map(|(i, b)| match (&b.motion, self.layout.offset[i]) {
-                (Motion::Free, Some(o)) => {
-                    let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
-                    let q = UnitQuaternion::new_normalize(Quaternion::new(
-                        y[o + 3],
-                        y[o + 4],
-                        y[o + 5],
-                        y[o + 6],
-                    ));
-                    let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
-                    let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-                    let r = q * b.com.coords;
-                    let pose = Isometry3::from_parts(Translation3::from(com - r), q);
-                    (pose, Twist { linear: v - w.cross(&r), angular: w })
-                }
+            .map(|(i, b)| match (&b.motion, self.coords.free(i)) {
+                (Motion::Free, Some(block)) => block.pose_and_twist(y, &b.com),
                 (Motion::Kinematic(k), _) => k.at(t),
                 _ => (b.initial_pose, Twist::default()),
             })
@@ -206,12 +143,9 @@ impl World {
     /// The power of the applied loads (each free body's force and torque) at state `y` (W).
     pub fn applied_power(&self, y: &[f64]) -> f64 {
         let mut power = 0.0;
-        for (i, b) in self.bodies.iter().enumerate() {
-            if let Some(o) = self.layout.offset[i] {
-                let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
-                let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
-                power += b.force.dot(&v) + b.torque.dot(&w);
-            }
+        for block in self.coords.free_blocks() {
+            let b = &self.bodies[block.body];
+            power += b.force.dot(&block.velocity(y)) + b.torque.dot(&block.angular_velocity(y));
         }
         power
     }
@@ -286,13 +220,8 @@ impl World {
     /// The pose of body `i` at a state (see [`World::poses`]).
     fn pose_of(&self, i: usize, t: f64, y: &[f64]) -> Isometry3 {
         let b = &self.bodies[i];
-        match (&b.motion, self.layout.offset[i]) {
-            (Motion::Free, Some(o)) => {
-                let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
-                let q =
-                    UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
-                Isometry3::from_parts(Translation3::from(com - q * b.com.coords), q)
-            }
+        match (&b.motion, self.coords.free(i)) {
+            (Motion::Free, Some(block)) => block.pose(y, &b.com),
             (Motion::Kinematic(k), _) => k.at(t).0,
             _ => b.initial_pose,
         }
@@ -309,53 +238,54 @@ impl World {
     /// y' = f(t, y).
     pub fn derivative(&self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), DynamicsError> {
         let loads = self.loads(t, y, Derivatives::None)?;
-        for (i, b) in self.bodies.iter().enumerate() {
-            let Some(o) = self.layout.offset[i] else { continue };
-            let q = Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]);
-            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+        for block in self.coords.free_blocks() {
+            let (i, b) = (block.body, &self.bodies[block.body]);
+            let q = block.quaternion(y);
+            let w = block.angular_velocity(y);
             let inertia = self.world_inertia(i, y);
             let alpha = inertia.try_inverse().unwrap_or_else(Matrix3::zeros)
                 * (loads.torque[i] - w.cross(&(inertia * w)));
             let qdot = Quaternion::from_imag(w) * q * 0.5;
             let a = loads.force[i] / b.mass;
-            dy[o..o + 3].copy_from_slice(&y[o + 7..o + 10]);
-            dy[o + 3..o + 7].copy_from_slice(&[qdot.w, qdot.i, qdot.j, qdot.k]);
-            dy[o + 7..o + 10].copy_from_slice(a.as_slice());
-            dy[o + 10..o + 13].copy_from_slice(alpha.as_slice());
+            // The rate of a block is laid out as the block: (ẋ, q̇, v̇, ω̇).
+            block.set_com(dy, &block.velocity(y));
+            block.set_quaternion(dy, &qdot);
+            block.set_velocity(dy, &a);
+            block.set_angular_velocity(dy, &alpha);
         }
-        dy[self.layout.dissipated()] = loads.dissipation;
-        dy[self.layout.work()] = loads.external_power;
+        self.coords.set_dissipation_rate(dy, loads.dissipation);
+        self.coords.set_external_power(dy, loads.external_power);
         Ok(())
     }
 
-    /// The inertia tensor of free body `i` about its centre of mass, world axes.
+    /// The inertia tensor of body `i` about its centre of mass, world axes (a body that is not
+    /// free: at its initial pose).
     pub fn world_inertia(&self, i: usize, y: &[f64]) -> Matrix3 {
-        let o = self.layout.offset[i].unwrap_or(0);
-        let q = UnitQuaternion::new_normalize(Quaternion::new(y[o + 3], y[o + 4], y[o + 5], y[o + 6]));
-        let r = q.to_rotation_matrix();
-        r.matrix() * self.bodies[i].inertia * r.matrix().transpose()
+        let inertia = &self.bodies[i].inertia;
+        match self.coords.free(i) {
+            Some(block) => block.world_inertia(y, inertia),
+            None => {
+                let r = self.bodies[i].initial_pose.rotation.to_rotation_matrix();
+                r.matrix() * inertia * r.matrix().transpose()
+            }
+        }
     }
 
     /// Renormalises the quaternions of a state.
     pub fn normalize(&self, y: &mut [f64]) {
-        for o in self.layout.offset.iter().flatten() {
-            let n = (y[o + 3..o + 7].iter().map(|x| x * x).sum::<f64>()).sqrt();
-            if n > 0.0 && n.is_finite() {
-                y[o + 3..o + 7].iter_mut().for_each(|x| *x /= n);
-            }
+        for block in self.coords.free_blocks() {
+            block.normalize(y);
         }
     }
 
     /// Names of the free bodies whose state is not finite, if any.
     pub fn non_finite_bodies(&self, y: &[f64]) -> Option<String> {
         let bad: Vec<&str> = self
-            .layout
-            .offset
+            .coords
+            .free_blocks()
             .iter()
-            .enumerate()
-            .filter_map(|(i, o)| o.map(|o| (i, o)))
-            .filter(|&(_, o)| y[o..o + BODY_STATE].iter().any(|x| !x.is_finite()))
-            .map(|(i, _)| self.bodies[i].name.as_str())
+            .filter(|block| !block.is_finite(y))
+            .map(|block| self.bodies[block.body].name.as_str())
             .collect();
         (!bad.is_empty()).then(|| bad.join(", "))
     }
@@ -363,10 +293,10 @@ impl World {
     /// The first free body moving faster than [`MAX_SPEED`] or turning faster than
     /// [`MAX_RATE`], as an error: no scene the simulator accepts gets there unless it blew up.
     pub fn implausible_motion(&self, t: f64, y: &[f64]) -> Result<(), DynamicsError> {
-        for (i, o) in self.layout.offset.iter().enumerate() {
-            let Some(o) = *o else { continue };
-            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]).norm();
-            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]).norm();
+        for block in self.coords.free_blocks() {
+            let i = block.body;
+            let v = block.velocity(y).norm();
+            let w = block.angular_velocity(y).norm();
             for (speed, limit, unit) in [(v, MAX_SPEED, "m/s"), (w, MAX_RATE, "rad/s")] {
                 if speed > limit {
                     let body = self.bodies[i].name.clone();
@@ -398,7 +328,7 @@ impl World {
         for p in parts {
             elastic += p?;
         }
-        let dissipated = y[self.layout.dissipated()];
+        let dissipated = self.coords.dissipated(y);
         Ok(Energies::new(kinetic, gravity, elastic, dissipated))
     }
 
@@ -428,17 +358,15 @@ impl World {
         tracked: f64,
     ) -> Energies {
         let elastic = super::elastic_tracker::closed_form_energy(contacts) + tracked;
-        Energies::new(kinetic, gravity, elastic, y[self.layout.dissipated()])
+        Energies::new(kinetic, gravity, elastic, self.coords.dissipated(y))
     }
 
     /// The kinetic and gravitational energy of the free bodies at a state (J): cheap, no contact.
     pub fn motion_energies(&self, y: &[f64]) -> (f64, f64) {
         let (mut kinetic, mut gravity) = (0.0, 0.0);
-        for (i, b) in self.bodies.iter().enumerate() {
-            let Some(o) = self.layout.offset[i] else { continue };
-            let com = Vector3::new(y[o], y[o + 1], y[o + 2]);
-            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
-            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+        for block in self.coords.free_blocks() {
+            let (i, b) = (block.body, &self.bodies[block.body]);
+            let (com, v, w) = (block.com(y), block.velocity(y), block.angular_velocity(y));
             let inertia = self.world_inertia(i, y);
             kinetic += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(inertia * w));
             gravity -= b.mass * self.gravity.dot(&com);
@@ -449,9 +377,8 @@ impl World {
     /// The free body with the most kinetic energy at a state, for messages.
     pub fn most_energetic_body(&self, y: &[f64]) -> Option<&str> {
         let energy = |i: usize| {
-            let o = self.layout.offset[i]?;
-            let v = Vector3::new(y[o + 7], y[o + 8], y[o + 9]);
-            let w = Vector3::new(y[o + 10], y[o + 11], y[o + 12]);
+            let block = self.coords.free(i)?;
+            let (v, w) = (block.velocity(y), block.angular_velocity(y));
             let e =
                 0.5 * self.bodies[i].mass * v.norm_squared() + 0.5 * w.dot(&(self.world_inertia(i, y) * w));
             Some(if e.is_nan() { f64::INFINITY } else { e })
