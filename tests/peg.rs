@@ -175,8 +175,8 @@ contact = {{ friction = 0.3 }}
     let (rows, world) = states(&text);
     let o = offset(&world, "box");
     let end = &rows.last().expect("rows").1;
-    let along = o.com(&end).x * vx + o.com(&end).y * vy;
-    let across = (o.com(&end).y * vx - o.com(&end).x * vy).abs();
+    let along = o.com(end).x * vx + o.com(end).y * vy;
+    let across = (o.com(end).y * vx - o.com(end).x * vy).abs();
     (along, across)
 }
 
@@ -256,7 +256,7 @@ fn an_overlap_present_at_the_start_is_pushed_out_at_the_correction_speed() {
         let clear = 0.002 / speed;
         let mut top: f64 = 0.0;
         for (t, y) in &rows {
-            let (z, vz) = (o.com(&y).z, o.velocity(&y).z);
+            let (z, vz) = (o.com(y).z, o.velocity(y).z);
             if *t < clear - 1e-9 {
                 assert!((z - (0.048 + speed * t)).abs() <= 1e-9, "speed {speed}, t = {t}: z {z}");
             }
@@ -266,9 +266,9 @@ fn an_overlap_present_at_the_start_is_pushed_out_at_the_correction_speed() {
         assert!(top <= 0.05 + speed * speed / (2.0 * g) + 1e-9, "speed {speed}: rose to {top} m");
         let (t, y) = rows.last().expect("rows");
         assert!(
-            (o.com(&y).z - 0.05).abs() <= 1e-6 && o.velocity(&y).z.abs() <= 1e-6,
+            (o.com(y).z - 0.05).abs() <= 1e-6 && o.velocity(y).z.abs() <= 1e-6,
             "speed {speed}: at {t} s, z {}",
-            o.com(&y).z
+            o.com(y).z
         );
     }
 }
@@ -352,7 +352,7 @@ fn bodies_enter_at_their_appear_time_and_not_before() {
     for (k, body) in scene.bodies.iter().enumerate() {
         let Some(o) = world.coords.free(k) else { continue };
         for (t, y) in &rows {
-            let at_start = o.values(&y) == o.values(&rows[0].1);
+            let at_start = o.values(y) == o.values(&rows[0].1);
             if *t < body.appear_time - 1e-9 {
                 assert!(at_start, "{} moved at t = {t} before entering at {}", body.name, body.appear_time);
             }
@@ -470,7 +470,7 @@ fn a_vertex_passing_a_ridge_is_not_caught_at_large_steps() {
         let (rows, world) = states(&vertex_past_a_ridge(dt));
         let o = offset(&world, "cube");
         let y = &rows.last().expect("outputs").1;
-        (o.com(&y).x, o.com(&y).z)
+        (o.com(y).x, o.com(y).z)
     };
     let (x_fine, z_fine) = rest(0.001);
     assert!((z_fine - 0.55).abs() < 1e-6, "at rest on a face: z {z_fine}");

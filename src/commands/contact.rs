@@ -198,7 +198,7 @@ pub fn impulse_pairs(
         // Every repetition starts cold: no impulses from a previous one.
         let mut warm = crate::contact::volume6d::model::WarmStarts::default();
         let mut y = rest.clone();
-        crate::dynamics::impulse_step::constraint_step(world, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
+        crate::dynamics::engine::constraint_step(world, 0.0, &mut y, dt, &mut warm, &mut contacts)?;
         Ok(())
     };
     step().context("the step from rest")?;

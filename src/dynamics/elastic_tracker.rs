@@ -18,7 +18,7 @@
 //! Pairs whose model gives the energy with the wrench (closed form, as Hertz's) are not tracked.
 
 use super::error::DynamicsError;
-use super::world::World;
+use super::world::{Energies, World};
 use crate::contact::model::PairContact;
 use crate::math::{Isometry3, Point3, Twist, Vector3, parallel};
 use std::collections::BTreeMap;
@@ -147,6 +147,20 @@ impl ElasticTracker {
 /// Whether a pair's elastic energy is tracked (its model gives none with the wrench).
 pub fn is_tracked(c: &PairContact) -> bool {
     c.energy.is_none() && c.elastic.is_some()
+}
+
+/// The energies at state `y` whose kinetic and gravitational energy are known
+/// ([`World::motion_energies`]), with the elastic energy of the tracked pairs given and that of
+/// the others taken from their contacts.
+pub fn tracked_energies(
+    world: &World,
+    y: &[f64],
+    (kinetic, gravity): (f64, f64),
+    contacts: &[PairContact],
+    tracked: f64,
+) -> Energies {
+    let elastic = closed_form_energy(contacts) + tracked;
+    Energies::new(kinetic, gravity, elastic, world.coords.dissipated(y))
 }
 
 /// The elastic energy of the pairs that give it with their wrench (J).

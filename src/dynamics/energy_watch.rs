@@ -14,7 +14,7 @@
 //! kinetic + gravity ≤ initial + work + tolerance, which costs no contact query.
 
 use super::error::DynamicsError;
-use super::simulate::Integrator;
+use super::integrator::Integrator;
 use super::world::{Energies, World};
 
 /// Fraction of the scene's energy scale by which the total may exceed its budget.
@@ -100,18 +100,7 @@ impl EnergyWatch {
         if excess <= self.tolerance {
             return Ok(excess);
         }
-        let advice = match integrator {
-            Integrator::SemiImplicitEuler { .. } => {
-                "the step is too large for the contact stiffness: use integrator = \"implicit_euler\" (stable at any stiffness) or a smaller dt"
-            }
-            Integrator::ImplicitEuler { .. } => {
-                "the implicit step did not hold the contact: use a smaller dt, or integrator = \"radau5\""
-            }
-            Integrator::TimeStepping { .. } => world.model.time_stepping_advice(),
-            Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => {
-                "tighten rtol/atol, or use integrator = \"implicit_euler\""
-            }
-        };
+        let advice = integrator.energy_growth_advice(&world.model);
         Err(DynamicsError::EnergyGrowth {
             t,
             bodies: match (world.bodies_in_contact(t, y).as_str(), world.most_energetic_body(y)) {

@@ -2,33 +2,9 @@
 //! velocity without contact at the start of a step, and the move at its end with the energy it
 //! books.
 
-use super::error::DynamicsError;
-use super::time_stepping::SolverReport;
 use super::world::World;
-use crate::contact::model::{ContactModel, PairContact};
-use crate::contact::volume6d::model::WarmStarts;
 use crate::math::{Isometry3, Matrix3, Point3, Twist, UnitQuaternion, Vector3};
 use nalgebra::Vector6;
-
-/// One step of the world's constraint model from `t` by `dt` — the 6D model's
-/// (`time_stepping::step`, warm-started from `warm`) or PEG's (`peg_step::step`); `contacts`
-/// receives each touching pair's mean wrench. An error for the force models.
-pub fn constraint_step(
-    world: &World,
-    t: f64,
-    y: &mut [f64],
-    dt: f64,
-    warm: &mut WarmStarts,
-    contacts: &mut Vec<PairContact>,
-) -> Result<SolverReport, DynamicsError> {
-    match &world.model {
-        ContactModel::Volume6d(model) => super::time_stepping::step(world, model, t, y, dt, warm, contacts),
-        ContactModel::Peg(model) => super::peg_step::step(world, model, t, y, dt, contacts),
-        _ => Err(DynamicsError::Setup(
-            "integrator `time_stepping` runs the constraint models (kind = \"volume6d\" or \"peg\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
-        )),
-    }
-}
 
 /// Each body at the start of a step.
 pub(super) struct StepStart {

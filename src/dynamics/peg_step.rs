@@ -26,7 +26,7 @@
 use super::error::DynamicsError;
 use super::impulse_step::{StepStart, advance};
 use super::lcp::{LcpFailure, LemkeOptions, solve_lemke};
-use super::time_stepping::SolverReport;
+use super::solver_report::SolverReport;
 use super::world::World;
 use crate::contact::model::PairContact;
 use crate::contact::peg::contact::{ConstraintSet, Contact};

@@ -25,6 +25,7 @@
 
 use super::error::DynamicsError;
 use super::impulse_step::{StepStart, advance};
+use super::solver_report::SolverReport;
 use super::world::World;
 use crate::contact::model::PairContact;
 use crate::contact::volume6d::body::Volume6dPairError;
@@ -46,21 +47,6 @@ const SLOP: f64 = 5e-5;
 
 /// The share of the excess depth the position correction removes per step.
 const CORRECTION: f64 = 0.2;
-
-/// What one step's solve took (a row of `solver.csv`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SolverReport {
-    /// Gauss–Seidel sweeps.
-    pub sweeps: usize,
-    /// The 2-norm of the last sweep's impulse update (N·s).
-    pub residual: f64,
-    /// Scalar unknowns: 6 per touching pair (PEG: the LCP's size).
-    pub unknowns: usize,
-    /// PEG: the total overlap (area or volume) of all pairs at the end of the step.
-    pub overlap: Option<f64>,
-    /// PEG: the fall-backs the step's solve took (see `peg_step`).
-    pub fallbacks: u32,
-}
 
 /// One touching pair in a step.
 struct Constraint {

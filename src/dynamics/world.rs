@@ -347,20 +347,6 @@ impl World {
         })
     }
 
-    /// The energies at a state whose kinetic and gravitational energy are known
-    /// ([`World::motion_energies`]), with the elastic energy of the tracked pairs given
-    /// ([`super::elastic_tracker`]) and that of the others taken from their contacts.
-    pub fn energies_tracked(
-        &self,
-        y: &[f64],
-        (kinetic, gravity): (f64, f64),
-        contacts: &[PairContact],
-        tracked: f64,
-    ) -> Energies {
-        let elastic = super::elastic_tracker::closed_form_energy(contacts) + tracked;
-        Energies::new(kinetic, gravity, elastic, self.coords.dissipated(y))
-    }
-
     /// The kinetic and gravitational energy of the free bodies at a state (J): cheap, no contact.
     pub fn motion_energies(&self, y: &[f64]) -> (f64, f64) {
         let (mut kinetic, mut gravity) = (0.0, 0.0);

@@ -1,0 +1,152 @@
+//! The fixed-step schemes of the force models: backward Euler ([`super::super::implicit_euler`])
+//! and semi-implicit Euler ([`super::super::semi_implicit_euler`]), with the elastic energy
+//! tracked between exact evaluations ([`ElasticTracker`]).
+
+use super::traits::{FixedOutput, FixedStepScheme, StepClock, StepReport};
+use crate::contact::model::PairContact;
+use crate::dynamics::elastic_tracker::ElasticTracker;
+use crate::dynamics::error::DynamicsError;
+use crate::dynamics::implicit_euler::{self, DerivativeCache};
+use crate::dynamics::semi_implicit_euler;
+use crate::dynamics::world::{Loads, World};
+use crate::math::{Isometry3, Twist};
+
+/// Which method, with its own memory.
+#[derive(Clone, Debug)]
+enum Method {
+    /// The pairs' derivatives reused for a few steps, Newton's rate, the last velocity changes.
+    Implicit(Box<DerivativeCache>),
+    /// The loads at the end state of the last step, evaluated for an output: the next step
+    /// starts from them (an output evaluates no contact twice).
+    SemiImplicit { next_loads: Option<Loads> },
+}
+
+/// Implicit or semi-implicit Euler with the tracked elastic energy.
+#[derive(Clone, Debug)]
+pub struct FixedForce {
+    method: Method,
+    tracker: ElasticTracker,
+    /// The bodies' poses at the state the tracker reached last, which outputs reuse.
+    tracked_poses: Vec<(Isometry3, Twist)>,
+    /// The step whose end state the tracker has reached.
+    tracked_until: u64,
+    /// The contacts of the last step's end state: implicit Euler's applied ones (to Newton's
+    /// tolerance), or semi-implicit Euler's evaluated for an output.
+    applied: Vec<PairContact>,
+}
+
+impl FixedForce {
+    fn with(method: Method) -> FixedForce {
+        FixedForce {
+            method,
+            tracker: ElasticTracker::default(),
+            tracked_poses: Vec::new(),
+            tracked_until: 0,
+            applied: Vec::new(),
+        }
+    }
+
+    pub fn implicit() -> FixedForce {
+        FixedForce::with(Method::Implicit(Box::default()))
+    }
+
+    pub fn semi_implicit() -> FixedForce {
+        FixedForce::with(Method::SemiImplicit { next_loads: None })
+    }
+}
+
+impl FixedStepScheme for FixedForce {
+    fn start(
+        &mut self,
+        world: &World,
+        (t, k): (f64, u64),
+        y: &[f64],
+        contacts: &[PairContact],
+    ) -> Result<(), DynamicsError> {
+        self.method = match self.method {
+            Method::Implicit(_) => Method::Implicit(Box::default()),
+            Method::SemiImplicit { .. } => Method::SemiImplicit { next_loads: None },
+        };
+        self.tracker = ElasticTracker::default();
+        self.tracked_poses = world.poses(t, y);
+        self.tracker.advance(world, &self.tracked_poses, contacts, 0.0);
+        let poses = &self.tracked_poses;
+        self.tracker.correct(contacts, true, |c| world.pair_energy(t, poses, c))?;
+        self.tracked_until = k;
+        self.applied.clear();
+        Ok(())
+    }
+
+    fn step(&mut self, world: &World, clock: StepClock, y: &mut [f64]) -> Result<StepReport, DynamicsError> {
+        let (t, dt, k) = (clock.start(), clock.dt, clock.k);
+        match &mut self.method {
+            Method::Implicit(cache) => {
+                let report = implicit_euler::step(world, t, y, dt, cache, &mut self.applied)?;
+                self.tracked_poses = world.poses(clock.end(), y);
+                self.tracker.advance(world, &self.tracked_poses, &self.applied, dt);
+                self.tracked_until = k;
+                Ok(StepReport {
+                    evaluations: report.evaluations,
+                    unconverged: !report.converged,
+                    solver: None,
+                })
+            }
+            Method::SemiImplicit { next_loads } => {
+                let loads = match next_loads.take() {
+                    Some(loads) => loads,
+                    None => semi_implicit_euler::start_loads(world, t, y)?,
+                };
+                if self.tracked_until < k - 1 {
+                    self.tracked_poses = world.poses(t, y);
+                    self.tracker.advance(world, &self.tracked_poses, &loads.contacts, dt);
+                    self.tracked_until = k - 1;
+                }
+                semi_implicit_euler::step(world, t, y, dt, &loads)?;
+                Ok(StepReport { evaluations: 1, unconverged: false, solver: None })
+            }
+        }
+    }
+
+    fn output(
+        &mut self,
+        world: &World,
+        clock: StepClock,
+        y: &[f64],
+        exact: bool,
+    ) -> Result<FixedOutput<'_>, DynamicsError> {
+        let (t, k) = (clock.end(), clock.k);
+        if self.tracked_until < k {
+            // Semi-implicit Euler: the end state's contacts, which also start the next step.
+            let loads = semi_implicit_euler::start_loads(world, t, y)?;
+            self.tracked_poses = world.poses(t, y);
+            self.tracker.advance(world, &self.tracked_poses, &loads.contacts, clock.dt);
+            self.tracked_until = k;
+            self.applied.clone_from(&loads.contacts);
+            if let Method::SemiImplicit { next_loads } = &mut self.method {
+                *next_loads = Some(loads);
+            }
+        }
+        let poses = &self.tracked_poses;
+        self.tracker.correct(&self.applied, exact, |c| world.pair_energy(t, poses, c))?;
+        Ok(FixedOutput {
+            contacts: &self.applied,
+            poses: Some(poses),
+            tracked_elastic: self.tracker.value(),
+            largest_correction: self.tracker.largest_correction,
+        })
+    }
+
+    fn impulse_contacts(&self) -> Option<&[PairContact]> {
+        None
+    }
+
+    fn loads_changed(&mut self) {
+        if let Method::SemiImplicit { next_loads } = &mut self.method {
+            *next_loads = None;
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn FixedStepScheme> {
+        Box::new(self.clone())
+    }
+}
