@@ -7,7 +7,7 @@
 //! `FUZZ_CASES=2000 FUZZ_SEED=3 cargo test --profile release-test --test fuzz_scenes -- --nocapture` (the
 //! seed is one byte, repeated).
 
-use contactlab::commands::simulate::{SimulateArgs, run};
+use contactlab::app::simulation::{SimulateArgs, run};
 use contactlab::scene::parse_scene;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

@@ -565,8 +565,7 @@ fn bad_peg_input_is_refused_naming_the_body_and_key() {
         Path::new("."),
     )
     .expect("parses");
-    let e =
-        contactlab::commands::simulate::integrator(&scene).expect_err("dopri5 cannot run peg").to_string();
+    let e = contactlab::scene::integrator_choice(&scene).expect_err("dopri5 cannot run peg").to_string();
     assert!(e.contains("time_stepping") && e.contains("peg"), "{e}");
     let e = error_of(
         "[model]\nkind = \"peg\"\n[[body]]\nname = \"ball\"\nmass = 1.0\nshape = { type = \"sphere\", radius = 0.1 }\n",

@@ -102,7 +102,7 @@ fn any_number_of_jobs_gives_the_same_summary_and_a_rerun_only_runs_what_is_missi
     let text = std::fs::read_to_string(run_dir.join("scene.toml")).unwrap();
     let scene_3 = parse_scene(&text, scene.parent().unwrap()).unwrap();
     let alone = dir.join("alone");
-    contactlab::commands::simulate::run(&scene_3, &contactlab::commands::simulate::SimulateArgs::new(&alone))
+    contactlab::app::simulation::run(&scene_3, &contactlab::app::simulation::SimulateArgs::new(&alone))
         .unwrap();
     for name in ["trajectory.csv", "energy.csv", "contacts.csv"] {
         assert_eq!(

@@ -5,11 +5,11 @@ use crate::convert::{columns, matrix, motion_from_rows, motion_rows, pair_dict};
 use crate::errors::{dynamics_error, value_error};
 use crate::scene::{Scene, body_index, surface};
 use contactlab::commands::contact::{PairReport, pair_reports};
-use contactlab::commands::simulate::integrator;
 use contactlab::contact::model::Stepping;
 use contactlab::dynamics::build_world;
 use contactlab::dynamics::stepper::{Stepper, StepperState};
 use contactlab::math::{Twist, Vector3};
+use contactlab::scene::integrator_choice as integrator;
 use numpy::ndarray::Array3;
 use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike2};
 use pyo3::exceptions::PyValueError;
@@ -38,7 +38,7 @@ impl Simulation {
     #[new]
     fn new(py: Python<'_>, scene: &Scene) -> PyResult<Simulation> {
         let spec = scene.scene.clone();
-        let (integrator, schedule) = integrator(&spec).map_err(value_error)?;
+        let (integrator, schedule) = integrator(&spec).map_err(|e| value_error(e.into()))?;
         let world = py.detach(|| build_world(&spec, false)).map_err(value_error)?;
         let stepper =
             py.detach(|| Stepper::new(world, integrator, schedule.output_dt)).map_err(dynamics_error)?;

@@ -10,6 +10,7 @@ mod plot;
 mod png_heatmap;
 mod progress;
 mod raster;
+pub mod simulation;
 mod view;
 mod viewer_page;
 mod vtk;

@@ -6,6 +6,7 @@
 mod body;
 mod checks;
 mod error;
+mod integrator_choice;
 mod location;
 mod model;
 mod raw;
@@ -18,6 +19,9 @@ mod validate_volume6d;
 
 pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
+pub use integrator_choice::{
+    INTEGRATORS, MAX_RUN_COUNT, SimSettingsError, default_integrator, integrator_choice, rounding_notes,
+};
 pub use model::{
     DEFAULT_PATCH_SCALE, ModelKind, ModelSettings, PairSpec, PegFormulation, PegSpec, Scene, SimSettings,
     SpinLimit, Volume6dFormulation, Volume6dSpec,
