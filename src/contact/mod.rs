@@ -2,9 +2,12 @@
 
 pub mod hertz;
 pub mod model;
+mod model_kind;
 pub mod peg;
 pub mod pressure_field;
 pub mod volume6d;
+
+pub use model_kind::ModelKind;
 
 /// Two bodies' friction coefficients combined as their harmonic mean 2μ_aμ_b/(μ_a + μ_b) (0 when
 /// both are 0), as every model combines them.

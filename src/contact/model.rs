@@ -3,6 +3,7 @@
 //! branching on which model it is. A new model is a folder under `contact/` and one arm in
 //! each `match` of this file.
 
+use super::ModelKind;
 use super::hertz::HertzModel;
 use super::hertz::pair::HertzPairError;
 use super::peg::model::PegModel;
@@ -11,7 +12,7 @@ use super::pressure_field::{
 };
 use super::volume6d::model::Volume6dModel;
 use crate::math::{Isometry3, Point3, Twist, Wrench};
-use crate::scene::{ModelKind, Scene};
+use crate::scene::Scene;
 use nalgebra::SMatrix;
 use std::sync::Arc;
 

@@ -16,12 +16,14 @@ mod validate_peg;
 mod validate_scene;
 mod validate_volume6d;
 
+pub use crate::contact::ModelKind;
+pub use crate::contact::peg::settings::{PegFormulation, PegSpec};
+pub use crate::contact::volume6d::settings::{
+    DEFAULT_PATCH_SCALE, SpinLimit, Volume6dFormulation, Volume6dSpec,
+};
 pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
 pub use error::{LineCol, Place, SceneError};
-pub use model::{
-    DEFAULT_PATCH_SCALE, ModelKind, ModelSettings, PairSpec, PegFormulation, PegSpec, Scene, SimSettings,
-    SpinLimit, Volume6dFormulation, Volume6dSpec,
-};
+pub use model::{ModelSettings, PairSpec, Scene, SimSettings};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;
