@@ -2,10 +2,10 @@
 //! bit, a saved state resumes the run exactly, and control inputs act on free bodies only.
 
 use contactlab::commands::simulate::integrator;
-use contactlab::dynamics::build_world;
 use contactlab::dynamics::simulate::{self, Flow};
 use contactlab::dynamics::stepper::Stepper;
 use contactlab::math::Vector3;
+use contactlab::scene::build_world;
 use contactlab::scene::parse_scene;
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! for sliding, rolling and resting, conservation in a collision, and clear errors.
 
 use contactlab::commands::simulate::integrator;
-use contactlab::dynamics::build_world;
+use contactlab::scene::build_world;
 use contactlab::scene::parse_scene;
 use std::path::Path;
 

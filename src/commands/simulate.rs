@@ -6,11 +6,12 @@ use crate::app::{
     SimWriter, VtkSeries,
 };
 use crate::contact::model::BodyMesh;
+use crate::dynamics::DynamicsError;
 use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample, Schedule, fixed_step_counts};
 use crate::dynamics::world::World;
-use crate::dynamics::{DynamicsError, build_world};
 use crate::math::{Isometry3, Twist, compact};
+use crate::scene::build_world;
 use crate::scene::{ModelKind, Scene};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;

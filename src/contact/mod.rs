@@ -1,5 +1,6 @@
 //! Contact models. Each turns geometry + poses (+ velocities) into contact results.
 
+mod body;
 pub mod hertz;
 pub mod model;
 mod model_kind;
@@ -7,6 +8,7 @@ pub mod peg;
 pub mod pressure_field;
 pub mod volume6d;
 
+pub use body::{Compliance, ContactBody, ContactSpec};
 pub use model_kind::ModelKind;
 
 /// Two bodies' friction coefficients combined as their harmonic mean 2μ_aμ_b/(μ_a + μ_b) (0 when

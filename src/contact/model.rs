@@ -1,5 +1,5 @@
 //! The contact model a world runs under: one value, built from a scene in one place
-//! ([`ContactModel::from_scene`]), that the world and the commands ask for contacts without
+//! (`scene::contact_model`), that the world and the commands ask for contacts without
 //! branching on which model it is. A new model is a folder under `contact/` and one arm in
 //! each `match` of this file.
 
@@ -12,7 +12,6 @@ use super::pressure_field::{
 };
 use super::volume6d::model::Volume6dModel;
 use crate::math::{Isometry3, Point3, Twist, Wrench};
-use crate::scene::Scene;
 use nalgebra::SMatrix;
 use std::sync::Arc;
 
@@ -135,23 +134,6 @@ pub enum ContactModel {
 }
 
 impl ContactModel {
-    /// The model a scene asks for, with every body's contact geometry built (meshing progress on
-    /// stderr when `progress` is set).
-    pub fn from_scene(scene: &Scene, progress: bool) -> Result<ContactModel, ModelSetupError> {
-        match scene.model {
-            ModelKind::PressureField => {
-                Ok(ContactModel::PressureField(PressureFieldModel::from_scene(scene, progress)?))
-            }
-            ModelKind::Hertz => Ok(ContactModel::Hertz(
-                super::hertz::setup::hertz_model(scene).map_err(ModelSetupError::Hertz)?,
-            )),
-            ModelKind::Volume6d => {
-                Ok(ContactModel::Volume6d(Volume6dModel::from_scene(scene, scene.model_settings.volume6d)?))
-            }
-            ModelKind::Peg => Ok(ContactModel::Peg(PegModel::from_scene(scene, scene.model_settings.peg)?)),
-        }
-    }
-
     pub fn kind(&self) -> ModelKind {
         match self {
             ContactModel::PressureField(_) => ModelKind::PressureField,

@@ -11,7 +11,6 @@ pub mod lcp;
 pub mod ode;
 pub mod peg_step;
 pub mod semi_implicit_euler;
-pub mod setup;
 pub mod simulate;
 pub mod stepper;
 pub mod time_stepping;
@@ -19,4 +18,3 @@ pub mod world;
 
 pub use energy_watch::{EnergyWatch, RELATIVE_TOLERANCE as ENERGY_TOLERANCE};
 pub use error::DynamicsError;
-pub use setup::build_world;

@@ -5,6 +5,7 @@
 
 mod body;
 mod checks;
+mod contact_model;
 mod error;
 mod location;
 mod model;
@@ -15,15 +16,20 @@ mod validate_contact;
 mod validate_peg;
 mod validate_scene;
 mod validate_volume6d;
+mod world;
 
 pub use crate::contact::ModelKind;
+pub use crate::contact::hertz::settings::PairSpec;
 pub use crate::contact::peg::settings::{PegFormulation, PegSpec};
 pub use crate::contact::volume6d::settings::{
     DEFAULT_PATCH_SCALE, SpinLimit, Volume6dFormulation, Volume6dSpec,
 };
-pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
+pub use crate::contact::{Compliance, ContactSpec};
+pub use body::{BodySpec, Keyframe, Kinematic};
+pub use contact_model::{contact_bodies, contact_model};
 pub use error::{LineCol, Place, SceneError};
-pub use model::{ModelSettings, PairSpec, Scene, SimSettings};
+pub use model::{ModelSettings, Scene, SimSettings};
+pub use world::{build_world, rigid_body};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;

@@ -1,5 +1,6 @@
 use super::BodySpec;
 use crate::contact::ModelKind;
+use crate::contact::hertz::settings::PairSpec;
 use crate::contact::peg::settings::PegSpec;
 use crate::contact::volume6d::settings::Volume6dSpec;
 use crate::math::Vector3;
@@ -38,18 +39,6 @@ pub struct ModelSettings {
     pub volume6d: Volume6dSpec,
     /// PEG model: its settings.
     pub peg: PegSpec,
-}
-
-/// Hertz contact properties of two materials (by material or body name).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PairSpec {
-    pub a: String,
-    pub b: String,
-    pub restitution: f64,
-    pub sliding_friction: f64,
-    pub rolling_resistance: f64,
-    pub v_small: f64,
-    pub w_small: f64,
 }
 
 impl Default for ModelSettings {

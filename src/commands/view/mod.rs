@@ -11,10 +11,10 @@ mod outputs;
 
 use crate::app::{OutputError, PageBody, PageEnergy, ViewerPage, write_viewer_page};
 use crate::contact::model::ContactError;
-use crate::dynamics::build_world;
 use crate::dynamics::world::World;
 use crate::geometry::GeometryError;
 use crate::scene::Scene;
+use crate::scene::build_world;
 use contacts::FrameContacts;
 use display::Display;
 use numbers::{Quantum, round_decimals, significant};

@@ -6,9 +6,9 @@ use super::contact::ConstraintSet;
 use super::planar::{Planar, overlap_area, planar_sets};
 use super::shape::{PegShape, PegShapeError};
 use super::spatial::{PlacedPolygon, pieces};
+use crate::contact::ContactBody;
 use crate::geometry::polytope::overlap::{OverlapShape, overlap_depth, pair_moments};
 use crate::math::{Isometry3, Twist, Vector3};
-use crate::scene::Scene;
 
 /// The settings: the scene's `[model]` keys of `kind = "peg"`.
 pub type PegSettings = super::settings::PegSpec;
@@ -37,18 +37,18 @@ pub struct PegModel {
 }
 
 impl PegModel {
-    /// Every body's geometry from a scene, with `settings`.
-    pub fn from_scene(scene: &Scene, settings: PegSettings) -> Result<PegModel, PegSetupError> {
-        let mut shapes = Vec::with_capacity(scene.bodies.len());
-        let mut solids = Vec::with_capacity(scene.bodies.len());
-        for b in &scene.bodies {
-            let error = |source| PegSetupError { body: b.name.clone(), source };
-            shapes.push(PegShape::new(&b.shape, b.contact.resolution, settings.planar).map_err(error)?);
+    /// Every body's geometry from `bodies`, with `settings`.
+    pub fn new(bodies: &[ContactBody], settings: PegSettings) -> Result<PegModel, PegSetupError> {
+        let mut shapes = Vec::with_capacity(bodies.len());
+        let mut solids = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            let error = |source| PegSetupError { body: b.name.to_string(), source };
+            shapes.push(PegShape::new(b.shape, b.contact.resolution, settings.planar).map_err(error)?);
             solids.push(if settings.planar {
                 None
             } else {
                 Some(as_simulated(
-                    OverlapShape::new(&b.shape, b.contact.resolution).map_err(|e| error(e.into()))?,
+                    OverlapShape::new(b.shape, b.contact.resolution).map_err(|e| error(e.into()))?,
                 ))
             });
         }
@@ -56,8 +56,8 @@ impl PegModel {
             bounds: shapes.iter().map(PegShape::bounding_radius).collect(),
             shapes,
             solids,
-            friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
-            fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
+            friction: bodies.iter().map(|b| b.contact.friction).collect(),
+            fixed: bodies.iter().map(|b| b.fixed).collect(),
             settings,
         })
     }

@@ -1,12 +1,12 @@
-//! The pressure field model of a scene: every body meshed with its field, the query options and
-//! the pairs that can touch.
+//! The pressure field model of a set of bodies: every body meshed with its field, the query
+//! options and the pairs that can touch.
 
 use super::{
     self as pf, BodyState, Compliance, ContactProperties, PairDerivatives, PfBody, PressureFieldError,
     QueryOptions,
 };
+use crate::contact::{self, ContactBody, ContactSpec};
 use crate::math::{Isometry3, Point3, Twist};
-use crate::scene::{self, BodySpec, Scene};
 
 /// A body failed to build: which one, and why.
 #[derive(Debug, thiserror::Error)]
@@ -17,7 +17,7 @@ pub struct BodyBuildError {
     pub source: PressureFieldError,
 }
 
-/// The pressure field bodies of a scene and the pairs that can touch.
+/// The pressure field bodies and the pairs that can touch.
 pub struct PressureFieldModel {
     pub bodies: Vec<PfBody>,
     pub options: QueryOptions,
@@ -28,11 +28,10 @@ pub struct PressureFieldModel {
 }
 
 /// The pressure field model's view of a body's contact table.
-pub fn contact_properties(spec: &BodySpec) -> ContactProperties {
-    let c = &spec.contact;
+pub fn contact_properties(c: &ContactSpec) -> ContactProperties {
     let compliance = match c.compliance {
-        scene::Compliance::Rigid => Compliance::Rigid { resolution: c.resolution },
-        scene::Compliance::Compliant => Compliance::Compliant {
+        contact::Compliance::Rigid => Compliance::Rigid { resolution: c.resolution },
+        contact::Compliance::Compliant => Compliance::Compliant {
             modulus: c.hydroelastic_modulus.unwrap_or(f64::NAN),
             resolution: c.resolution,
             slab_thickness: c.slab_thickness,
@@ -42,20 +41,25 @@ pub fn contact_properties(spec: &BodySpec) -> ContactProperties {
 }
 
 impl PressureFieldModel {
-    /// Meshes every body of the scene (progress on stderr when `progress` is set).
-    pub fn from_scene(scene: &Scene, progress: bool) -> Result<PressureFieldModel, BodyBuildError> {
-        let mut bodies = Vec::with_capacity(scene.bodies.len());
-        for spec in &scene.bodies {
+    /// Meshes every body of `specs` (progress on stderr when `progress` is set); `options` hold
+    /// for every query.
+    pub fn new(
+        specs: &[ContactBody],
+        options: QueryOptions,
+        progress: bool,
+    ) -> Result<PressureFieldModel, BodyBuildError> {
+        let mut bodies = Vec::with_capacity(specs.len());
+        for spec in specs {
             if progress {
                 eprintln!("contactlab: meshing body `{}` ({})", spec.name, spec.shape.kind());
             }
-            if let crate::geometry::Shape::Mesh { file, notes, .. } = &spec.shape {
+            if let crate::geometry::Shape::Mesh { file, notes, .. } = spec.shape {
                 for note in notes {
                     eprintln!("contactlab: body `{}`, {}: {note}", spec.name, file.display());
                 }
             }
-            let (body, notes) = PfBody::build(&spec.shape, &contact_properties(spec))
-                .map_err(|source| BodyBuildError { name: spec.name.clone(), source })?;
+            let (body, notes) = PfBody::build(spec.shape, &contact_properties(spec.contact))
+                .map_err(|source| BodyBuildError { name: spec.name.to_string(), source })?;
             for note in notes {
                 eprintln!("contactlab: body `{}`: {note}", spec.name);
             }
@@ -64,14 +68,13 @@ impl PressureFieldModel {
         let mut pairs = Vec::new();
         for a in 0..bodies.len() {
             for b in a + 1..bodies.len() {
-                let both_fixed = scene.bodies[a].fixed && scene.bodies[b].fixed;
+                let both_fixed = specs[a].fixed && specs[b].fixed;
                 let both_rigid = !bodies[a].is_compliant() && !bodies[b].is_compliant();
                 if !both_fixed && !both_rigid {
                     pairs.push((a, b));
                 }
             }
         }
-        let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
         let kept = vec![pf::PlaneCache::default(); pairs.len()];
         Ok(PressureFieldModel { bodies, options, pairs, kept })
     }

@@ -5,9 +5,9 @@ use super::body::{Piece, Volume6dPairError, Volume6dShape, Volume6dShapeError, c
 use super::patch::{Patch, patch};
 use super::points::contact_points;
 use super::settings::Volume6dFormulation;
+use crate::contact::ContactBody;
 use crate::geometry::polytope::IntersectionMoments;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
-use crate::scene::Scene;
 use std::collections::BTreeMap;
 
 pub use crate::geometry::polytope::overlap::overlap_depth;
@@ -58,22 +58,22 @@ pub struct Volume6dModel {
 }
 
 impl Volume6dModel {
-    /// Every body's geometry from a scene, with `settings`.
-    pub fn from_scene(
-        scene: &Scene,
+    /// Every body's geometry from `bodies`, with `settings`.
+    pub fn new(
+        bodies: &[ContactBody],
         settings: Volume6dSettings,
     ) -> Result<Volume6dModel, Volume6dSetupError> {
-        let mut shapes = Vec::with_capacity(scene.bodies.len());
-        for b in &scene.bodies {
-            let shape = Volume6dShape::new(&b.shape, b.contact.resolution)
-                .map_err(|source| Volume6dSetupError { body: b.name.clone(), source })?;
+        let mut shapes = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            let shape = Volume6dShape::new(b.shape, b.contact.resolution)
+                .map_err(|source| Volume6dSetupError { body: b.name.to_string(), source })?;
             shapes.push(shape);
         }
         Ok(Volume6dModel {
             bounds: shapes.iter().map(Volume6dShape::bounding_radius).collect(),
             shapes,
-            friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
-            fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
+            friction: bodies.iter().map(|b| b.contact.friction).collect(),
+            fixed: bodies.iter().map(|b| b.fixed).collect(),
             settings,
         })
     }
