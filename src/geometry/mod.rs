@@ -23,4 +23,4 @@ pub mod tet_mesher;
 pub use error::GeometryError;
 pub use shape::{CompoundPart, MeshCore, MeshData, Shape};
 pub use surface_mesh::SurfaceMesh;
-pub use tet_mesh::{TetMesh, signed_tet_volume};
+pub use tet_mesh::{TetMesh, signed_tet_volume, tet_planes};

@@ -1,10 +1,15 @@
 //! The pressure field model of a set of bodies: every body meshed with its field, the query
 //! options and the pairs that can touch.
 
-use super::{
-    self as pf, BodyState, Compliance, ContactProperties, PairDerivatives, PfBody, PressureFieldError,
-    QueryOptions,
+use super::body::{Compliance, ContactProperties, PfBody};
+use super::error::PressureFieldError;
+use super::pair::BodyState;
+use super::plane_cache::PlaneCache;
+use super::query::{
+    PairDerivatives, PairWrench, QueryOptions, contact_surface, evaluate_pair_kept,
+    evaluate_pair_with_derivatives_kept, pair_energy, pair_penetration,
 };
+use super::surface::ContactSurface;
 use crate::contact::{self, ContactBody, ContactSpec};
 use crate::math::{Isometry3, Point3, Twist};
 
@@ -24,7 +29,7 @@ pub struct PressureFieldModel {
     /// Pairs (a < b) that can touch: not both fixed, not both rigid; ascending.
     pairs: Vec<(usize, usize)>,
     /// Each pair's cells near a half space's plane, kept from its last query.
-    kept: Vec<pf::PlaneCache>,
+    kept: Vec<PlaneCache>,
 }
 
 /// The pressure field model's view of a body's contact table.
@@ -75,7 +80,7 @@ impl PressureFieldModel {
                 }
             }
         }
-        let kept = vec![pf::PlaneCache::default(); pairs.len()];
+        let kept = vec![PlaneCache::default(); pairs.len()];
         Ok(PressureFieldModel { bodies, options, pairs, kept })
     }
 
@@ -105,17 +110,17 @@ impl PressureFieldModel {
         poses: &[(Isometry3, Twist)],
         refs: Option<(&Point3, &Point3)>,
         stiffness: bool,
-    ) -> Result<(pf::PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
+    ) -> Result<(PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
         let kept = self.pairs.binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
         match refs {
             Some(refs) => {
                 let (w, derivatives) =
-                    pf::evaluate_pair_with_derivatives_kept(sa, sb, refs, &self.options, (stiffness, kept))?;
+                    evaluate_pair_with_derivatives_kept(sa, sb, refs, &self.options, (stiffness, kept))?;
                 // Boxed: the matrices are large, and most queries carry none.
                 Ok((w, derivatives.map(Box::new)))
             }
-            None => Ok((pf::evaluate_pair_kept(sa, sb, &self.options, kept)?, None)),
+            None => Ok((evaluate_pair_kept(sa, sb, &self.options, kept)?, None)),
         }
     }
 
@@ -125,16 +130,16 @@ impl PressureFieldModel {
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<f64, PressureFieldError> {
-        pf::pair_energy(self.state(a, poses), self.state(b, poses))
+        pair_energy(self.state(a, poses), self.state(b, poses))
     }
 
-    /// The penetration depth of pair (a, b) (m; [`pf::pair_penetration`]).
+    /// The penetration depth of pair (a, b) (m; [`pair_penetration`]).
     pub fn penetration(
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<f64, PressureFieldError> {
-        pf::pair_penetration(self.state(a, poses), self.state(b, poses))
+        pair_penetration(self.state(a, poses), self.state(b, poses))
     }
 
     /// The contact surface of pair (a, b), for output.
@@ -142,7 +147,7 @@ impl PressureFieldModel {
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
-    ) -> Result<pf::ContactSurface, PressureFieldError> {
-        pf::contact_surface(self.state(a, poses), self.state(b, poses))
+    ) -> Result<ContactSurface, PressureFieldError> {
+        contact_surface(self.state(a, poses), self.state(b, poses))
     }
 }
