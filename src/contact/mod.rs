@@ -5,6 +5,7 @@ mod friction;
 pub mod hertz;
 pub mod model;
 mod model_kind;
+pub mod pair_contact;
 pub mod peg;
 pub mod pressure_field;
 pub mod volume6d;

@@ -9,6 +9,7 @@ mod contact_model;
 mod error;
 mod location;
 mod model;
+mod orientation;
 mod raw;
 mod shape;
 mod validate_body;
