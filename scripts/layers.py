@@ -11,8 +11,10 @@ from collections import defaultdict
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 # The layer order (lib.rs, ARCHITECTURE.md, DESIGN.md): an edge may only point to its own layer or
-# one earlier in this list.
-LAYERS = ["math", "geometry", "field", "contact", "dynamics", "scene", "sweep", "app", "commands", "main"]
+# one earlier in this list. DESIGN.md's layer 7 holds both outputs (app) and sweeps; sweeps write
+# through the outputs' number text, CSV quoting and progress line, never the other way, so app
+# comes first.
+LAYERS = ["math", "geometry", "field", "contact", "dynamics", "scene", "app", "sweep", "commands", "main"]
 MODELS = ("contact/hertz", "contact/peg", "contact/pressure_field", "contact/volume6d")
 
 def rel(path):
