@@ -223,7 +223,7 @@ fn stiffness_at_rest_is_symmetric_and_the_whole_scene_moved_changes_nothing() {
 /// model's wrench, through a scene as a user writes it.
 #[test]
 fn hertz_stiffness_matches_central_differences() {
-    use contactlab::contact::model::{ContactModel, Derivatives};
+    use contactlab::contact::model::Derivatives;
     use contactlab::scene::parse_scene;
     let text = r#"
 [model]
@@ -249,7 +249,7 @@ shape = { type = "ellipsoid", radii = [0.01, 0.012, 0.01] }
 contact = { material = "Steel" }
 "#;
     let scene = parse_scene(text, std::path::Path::new(".")).unwrap();
-    let model = ContactModel::from_scene(&scene, false).unwrap();
+    let model = contactlab::scene::contact_model(&scene, false).unwrap();
     let poses0: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, Twist::default())).collect();
     for (a, b) in [(0, 1), (1, 2)] {
         let refs =

@@ -1,9 +1,9 @@
 //! Simulation under the Hertz point-contact model (Modia3D): restitution, energy with cor = 1,
 //! bouncing that ends, and rolling resistance.
 
-use contactlab::dynamics::build_world;
 use contactlab::dynamics::ode::Tolerances;
 use contactlab::dynamics::simulate::{Flow, Integrator, Schedule, run};
+use contactlab::scene::build_world;
 use contactlab::scene::parse_scene;
 use std::path::Path;
 

@@ -499,7 +499,7 @@ fn runs_are_deterministic() {
 fn error_of(text: &str) -> String {
     match parse_scene(text, Path::new(".")) {
         Err(e) => e.to_string(),
-        Ok(scene) => match contactlab::dynamics::build_world(&scene, false) {
+        Ok(scene) => match contactlab::scene::build_world(&scene, false) {
             Err(e) => format!("{e:#}"),
             Ok(_) => panic!("accepted:\n{text}"),
         },

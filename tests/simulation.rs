@@ -1,9 +1,9 @@
 //! Rigid-body simulation with pressure field contact: physics checks on small scenes.
 
-use contactlab::dynamics::build_world;
 use contactlab::dynamics::simulate::{Flow, Integrator, Schedule, run};
 use contactlab::dynamics::world::World;
 use contactlab::math::{Quaternion, UnitQuaternion, Vector3};
+use contactlab::scene::build_world;
 use contactlab::scene::parse_scene;
 use std::path::Path;
 

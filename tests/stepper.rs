@@ -1,10 +1,10 @@
 //! The resumable stepper (dynamics/stepper.rs): its fixed steps are `simulate::run`'s bit for
 //! bit, a saved state resumes the run exactly, and control inputs act on free bodies only.
 
-use contactlab::dynamics::build_world;
 use contactlab::dynamics::simulate::{self, Flow};
 use contactlab::dynamics::stepper::Stepper;
 use contactlab::math::Vector3;
+use contactlab::scene::build_world;
 use contactlab::scene::integrator_choice as integrator;
 use contactlab::scene::parse_scene;
 use std::path::Path;

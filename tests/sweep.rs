@@ -3,7 +3,6 @@
 //! each model reports, against the overlap it was placed at.
 
 use contactlab::app::ProgressMode;
-use contactlab::contact::model::ContactModel;
 use contactlab::scene::parse_scene;
 use contactlab::sweep::{Plan, RunRecord, RunStatus, SweepOptions, grid, run_sweep};
 use std::path::{Path, PathBuf};
@@ -215,7 +214,7 @@ fn penetration_is_the_depth_the_bodies_overlap() {
     for (kind, bodies, depth, tolerance) in cases {
         let text = format!("[model]\nkind = \"{kind}\"\n{bodies}");
         let scene = parse_scene(&text, Path::new(".")).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let model = ContactModel::from_scene(&scene, false).unwrap();
+        let model = contactlab::scene::contact_model(&scene, false).unwrap();
         let poses: Vec<_> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
         let d = model.penetration((0, 1), &poses).unwrap().unwrap();
         assert!((d - depth).abs() < tolerance, "{kind}: {d} vs {depth}\n{text}");

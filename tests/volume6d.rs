@@ -1,7 +1,7 @@
 //! The 6D model (`kind = "volume6d"`) run as `simulate` runs it (`time_stepping`): closed forms
 //! for sliding, rolling and resting, conservation in a collision, and clear errors.
 
-use contactlab::dynamics::build_world;
+use contactlab::scene::build_world;
 use contactlab::scene::integrator_choice as integrator;
 use contactlab::scene::parse_scene;
 use std::path::Path;

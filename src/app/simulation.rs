@@ -6,11 +6,11 @@ use crate::app::{
     SimWriter, VtkSeries,
 };
 use crate::contact::model::BodyMesh;
+use crate::dynamics::DynamicsError;
 use crate::dynamics::simulate::{self, Flow, Integrator, RunStats, Sample};
 use crate::dynamics::world::World;
-use crate::dynamics::{DynamicsError, build_world};
 use crate::math::{Isometry3, Twist, compact};
-use crate::scene::{ModelKind, Scene, integrator_choice, rounding_notes};
+use crate::scene::{ModelKind, Scene, build_world, integrator_choice, rounding_notes};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

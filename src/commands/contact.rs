@@ -86,7 +86,7 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    let model = ContactModel::from_scene(scene, !args.json)?;
+    let model = crate::scene::contact_model(scene, !args.json)?;
     if model.stepping() == Stepping::Velocity {
         return impulse_report(scene, model, args);
     }
@@ -166,7 +166,7 @@ pub fn pair_reports(
 /// the scene's `dt`, default 1 ms) with its intersection's volume, normal, centroid and patch.
 fn impulse_report(scene: &Scene, model: ContactModel, args: &ContactArgs) -> Result<ContactReport> {
     // The bodies around the model already built (meshing it again would double the set-up).
-    let bodies = scene.bodies.iter().map(crate::dynamics::setup::rigid_body).collect::<Result<Vec<_>>>()?;
+    let bodies = scene.bodies.iter().map(crate::scene::rigid_body).collect::<Result<Vec<_>>>()?;
     let world = crate::dynamics::world::World::new(bodies, model, scene.sim.gravity);
     let (pairs, micros_per_query) = impulse_pairs(scene, &world, args.repeat)?;
     if args.vtk.is_some() || args.png.is_some() {

@@ -1,34 +1,19 @@
 //! The contact model a world runs under: one value, built from a scene in one place
-//! ([`ContactModel::from_scene`]), that the world and the commands ask for contacts without
+//! (`scene::contact_model`), that the world and the commands ask for contacts without
 //! branching on which model it is. A new model is a folder under `contact/` and one arm in
 //! each `match` of this file.
 
+use super::ModelKind;
 use super::hertz::HertzModel;
 use super::hertz::pair::HertzPairError;
+pub use super::pair_contact::{Derivatives, PairContact, PairDerivatives, PairMatrix, SharedDerivatives};
 use super::peg::model::PegModel;
 use super::pressure_field::{
     BodyBuildError, ContactSurface, PfGeometry, PressureFieldError, PressureFieldModel,
 };
 use super::volume6d::model::Volume6dModel;
-use crate::math::{Isometry3, Point3, Twist, Wrench};
-use crate::scene::{ModelKind, Scene};
-use nalgebra::SMatrix;
+use crate::math::{Isometry3, Point3, Twist};
 use std::sync::Arc;
-
-/// Derivative of a pair's generalized forces — (force on a, torque on a about its reference
-/// point, the same for b), world frame — with respect to the bodies' generalized velocities or
-/// poses (order a then b; linear then angular).
-pub type PairMatrix = SMatrix<f64, 12, 12>;
-
-/// Which derivatives a pair evaluation should also return.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Derivatives {
-    None,
-    /// ∂Q/∂V (dissipation and friction), for implicit velocity updates.
-    Velocity,
-    /// ∂Q/∂V and ∂Q/∂X (the contact stiffness), for stiff-stable steps.
-    VelocityAndPose,
-}
 
 /// How a model advances the bodies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,55 +22,6 @@ pub enum Stepping {
     Force,
     /// "state → impulses": the model's own velocity-level step (`time_stepping`) moves them.
     Velocity,
-}
-
-/// One touching pair's result: the wrench on `a` (world frame, torque about the world origin;
-/// `b` gets the opposite).
-#[derive(Clone, Copy, Debug)]
-pub struct PairContact {
-    pub a: usize,
-    pub b: usize,
-    pub wrench: Wrench,
-    /// Contact area (m²), where the model has one.
-    pub area: Option<f64>,
-    /// Number of contact polygons, where the model has them.
-    pub faces: Option<usize>,
-    /// Power of the dissipative forces on the relative motion (W, ≤ 0).
-    pub dissipation_power: f64,
-    /// The elastic energy when the model gives it with the wrench; else [`ContactModel::energy`].
-    pub energy: Option<f64>,
-    /// The elastic (conservative, −∇U) part of `wrench`, for models whose energy is not given
-    /// with the wrench: fixed-step runs advance U between exact evaluations by its work.
-    pub elastic: Option<Wrench>,
-}
-
-impl PairContact {
-    /// The mean wrench of an impulse model's pair over a step: `impulse` (on `a`, torque about
-    /// the world origin) over `dt`; no energy, dissipation power or faces.
-    pub fn from_impulse(a: usize, b: usize, impulse: Wrench, dt: f64, area: Option<f64>) -> PairContact {
-        PairContact {
-            a,
-            b,
-            wrench: Wrench { force: impulse.force / dt, torque: impulse.torque / dt },
-            area,
-            faces: None,
-            dissipation_power: 0.0,
-            energy: Some(0.0),
-            elastic: None,
-        }
-    }
-}
-
-/// A pair's derivatives, shared: they are large, and the implicit integrator keeps them for a
-/// few steps.
-pub type SharedDerivatives = Arc<PairDerivatives>;
-
-/// The derivatives of a pair's generalized forces (see [`PairMatrix`]).
-#[derive(Clone, Copy, Debug)]
-pub struct PairDerivatives {
-    pub velocity: PairMatrix,
-    /// The contact stiffness ∂Q/∂X, when asked for and the model has it.
-    pub pose: Option<PairMatrix>,
 }
 
 /// A contact query failed.
@@ -134,23 +70,6 @@ pub enum ContactModel {
 }
 
 impl ContactModel {
-    /// The model a scene asks for, with every body's contact geometry built (meshing progress on
-    /// stderr when `progress` is set).
-    pub fn from_scene(scene: &Scene, progress: bool) -> Result<ContactModel, ModelSetupError> {
-        match scene.model {
-            ModelKind::PressureField => {
-                Ok(ContactModel::PressureField(PressureFieldModel::from_scene(scene, progress)?))
-            }
-            ModelKind::Hertz => Ok(ContactModel::Hertz(
-                super::hertz::setup::hertz_model(scene).map_err(ModelSetupError::Hertz)?,
-            )),
-            ModelKind::Volume6d => {
-                Ok(ContactModel::Volume6d(Volume6dModel::from_scene(scene, scene.model_settings.volume6d)?))
-            }
-            ModelKind::Peg => Ok(ContactModel::Peg(PegModel::from_scene(scene, scene.model_settings.peg)?)),
-        }
-    }
-
     pub fn kind(&self) -> ModelKind {
         match self {
             ContactModel::PressureField(_) => ModelKind::PressureField,

@@ -14,7 +14,6 @@ pub mod lcp;
 pub mod ode;
 pub mod peg_step;
 pub mod semi_implicit_euler;
-pub mod setup;
 pub mod simulate;
 pub mod solver_report;
 pub mod stepper;
@@ -23,4 +22,3 @@ pub mod world;
 
 pub use energy_watch::{EnergyWatch, RELATIVE_TOLERANCE as ENERGY_TOLERANCE};
 pub use error::DynamicsError;
-pub use setup::build_world;

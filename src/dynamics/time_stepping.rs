@@ -31,8 +31,8 @@ use crate::contact::model::PairContact;
 use crate::contact::volume6d::body::Volume6dPairError;
 use crate::contact::volume6d::model::{PairGeometry, Volume6dModel, Volume6dSettings, WarmStarts};
 use crate::contact::volume6d::projection::{Ellipse, project};
+use crate::contact::volume6d::settings::Volume6dFormulation;
 use crate::math::{Matrix3, Point3, Vector3, Wrench, parallel};
-use crate::scene::Volume6dFormulation;
 use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken

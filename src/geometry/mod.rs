@@ -1,5 +1,6 @@
 //! Geometry: shapes, triangle surface meshes, tetrahedral meshes, bounding-volume hierarchies,
-//! clipping, mesh files and the meshers that turn shapes into meshes.
+//! clipping, convex polytopes and their exact intersections, mesh files and the meshers that
+//! turn shapes into meshes.
 
 pub mod bvh;
 pub mod clip;
@@ -9,6 +10,7 @@ pub mod mass_properties;
 pub mod mesh_check;
 pub mod mesh_io;
 pub mod mesher;
+pub mod polytope;
 pub mod self_intersection;
 mod shape;
 pub mod solid_moments;
@@ -21,4 +23,4 @@ pub mod tet_mesher;
 pub use error::GeometryError;
 pub use shape::{CompoundPart, MeshCore, MeshData, Shape};
 pub use surface_mesh::SurfaceMesh;
-pub use tet_mesh::{TetMesh, signed_tet_volume};
+pub use tet_mesh::{TetMesh, signed_tet_volume, tet_planes};

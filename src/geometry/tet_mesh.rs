@@ -1,4 +1,4 @@
-use crate::math::{Point3, Vector3};
+use crate::math::{Plane, Point3, Vector3};
 
 /// A tetrahedral mesh with shared vertices. Every tet `[a, b, c, d]` is positively oriented:
 /// `(b − a) · ((c − a) × (d − a)) > 0`.
@@ -78,4 +78,20 @@ impl TetMesh {
 pub fn signed_tet_volume(a: &Point3, b: &Point3, c: &Point3, d: &Point3) -> f64 {
     let ab: Vector3 = b - a;
     ab.dot(&(c - a).cross(&(d - a))) / 6.0
+}
+
+/// The outward face planes of a tet; plane `i` is the face opposite vertex `i`.
+pub fn tet_planes(p: &[Point3; 4]) -> [Plane; 4] {
+    std::array::from_fn(|i| {
+        let f = [p[(i + 1) % 4], p[(i + 2) % 4], p[(i + 3) % 4]];
+        let mut n: Vector3 = (f[1] - f[0]).cross(&(f[2] - f[0]));
+        if n.dot(&(p[i] - f[0])) > 0.0 {
+            n = -n;
+        }
+        let len = n.norm();
+        if len > 0.0 {
+            n /= len;
+        }
+        Plane::through(&f[0], n)
+    })
 }

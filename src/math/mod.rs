@@ -5,24 +5,11 @@ mod compact;
 mod disjoint_sets;
 pub mod parallel;
 mod plane;
+mod types;
 mod wrench;
 
 pub use compact::compact;
 pub use disjoint_sets::DisjointSets;
 pub use plane::Plane;
+pub use types::{Isometry3, Matrix3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 pub use wrench::{Twist, Wrench};
-
-/// A point in 3D (m).
-pub type Point3 = nalgebra::Point3<f64>;
-/// A vector in 3D.
-pub type Vector3 = nalgebra::Vector3<f64>;
-/// A rigid transform (rotation + translation).
-pub type Isometry3 = nalgebra::Isometry3<f64>;
-/// A unit quaternion.
-pub type UnitQuaternion = nalgebra::UnitQuaternion<f64>;
-/// A translation.
-pub type Translation3 = nalgebra::Translation3<f64>;
-/// A quaternion (not necessarily unit).
-pub type Quaternion = nalgebra::Quaternion<f64>;
-/// A 3×3 matrix.
-pub type Matrix3 = nalgebra::Matrix3<f64>;

@@ -1,4 +1,4 @@
-use super::{Isometry3, Point3, Vector3};
+use super::types::{Isometry3, Point3, Vector3};
 
 /// The plane `normal · x = offset`; `normal` need not be unit length unless a method says so.
 /// The *inside* of a plane is where `signed(x) = normal · x − offset ≤ 0`.

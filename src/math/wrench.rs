@@ -1,4 +1,4 @@
-use super::{Isometry3, Point3, Vector3};
+use super::types::{Isometry3, Point3, Vector3};
 use std::ops::{Add, AddAssign, Neg};
 
 /// A force and a torque about a stated point (the point is implied by context; contactlab

@@ -1,6 +1,6 @@
+use crate::contact::ContactSpec;
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Twist, Vector3};
-use serde::Deserialize;
 
 /// One body of a scene, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,35 +52,4 @@ pub enum Kinematic {
 pub struct Keyframe {
     pub t: f64,
     pub pose: Isometry3,
-}
-
-/// Whether a body deforms under contact (pressure field) or is rigid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Compliance {
-    Compliant,
-    #[default]
-    Rigid,
-}
-
-/// Contact properties of a body (`contact = { ... }`).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct ContactSpec {
-    pub compliance: Compliance,
-    /// Hydroelastic modulus E (Pa); required for compliant bodies.
-    pub hydroelastic_modulus: Option<f64>,
-    /// Target edge length (m) of the body's meshes; required for compliant bodies other than a
-    /// half space.
-    pub resolution: Option<f64>,
-    /// Hunt–Crossley dissipation (s/m), ≥ 0. Default 0.
-    pub dissipation: f64,
-    /// Coulomb friction coefficient, ≥ 0. Default 0.
-    pub friction: f64,
-    /// Depth (m) over which a compliant half space's pressure grows to E; half spaces only.
-    pub slab_thickness: Option<f64>,
-    /// Hertz model: a material of the palette by name (e.g. "Steel").
-    pub material: Option<String>,
-    /// Hertz model: a custom material's Young's modulus (Pa) and Poisson's ratio.
-    pub youngs_modulus: Option<f64>,
-    pub poissons_ratio: Option<f64>,
 }

@@ -2,11 +2,12 @@
 //! against the contact model in one place (the command line, sweeps, Python and tests all
 //! take them from here).
 
+use crate::contact::ModelKind;
 use crate::dynamics::integrator::{Integrator, fixed_step_counts};
 use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::Schedule;
 use crate::math::compact;
-use crate::scene::{ModelKind, Scene};
+use crate::scene::Scene;
 
 /// A scene's `[sim]` settings cannot run: the message says which key and what to write.
 #[derive(Debug, thiserror::Error)]

@@ -5,10 +5,12 @@
 
 mod body;
 mod checks;
+mod contact_model;
 mod error;
 mod integrator_choice;
 mod location;
 mod model;
+mod orientation;
 mod raw;
 mod shape;
 mod validate_body;
@@ -16,16 +18,23 @@ mod validate_contact;
 mod validate_peg;
 mod validate_scene;
 mod validate_volume6d;
+mod world;
 
-pub use body::{BodySpec, Compliance, ContactSpec, Keyframe, Kinematic};
+pub use crate::contact::ModelKind;
+pub use crate::contact::hertz::settings::PairSpec;
+pub use crate::contact::peg::settings::{PegFormulation, PegSpec};
+pub use crate::contact::volume6d::settings::{
+    DEFAULT_PATCH_SCALE, SpinLimit, Volume6dFormulation, Volume6dSpec,
+};
+pub use crate::contact::{Compliance, ContactSpec};
+pub use body::{BodySpec, Keyframe, Kinematic};
+pub use contact_model::{contact_bodies, contact_model};
 pub use error::{LineCol, Place, SceneError};
 pub use integrator_choice::{
     INTEGRATORS, MAX_RUN_COUNT, SimSettingsError, default_integrator, integrator_choice, rounding_notes,
 };
-pub use model::{
-    DEFAULT_PATCH_SCALE, ModelKind, ModelSettings, PairSpec, PegFormulation, PegSpec, Scene, SimSettings,
-    SpinLimit, Volume6dFormulation, Volume6dSpec,
-};
+pub use model::{ModelSettings, Scene, SimSettings};
+pub use world::{build_world, rigid_body};
 
 use location::{Outline, line_col, schema_error, syntax_error};
 use std::path::Path;

@@ -121,7 +121,7 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
         };
         let position = checks::norm_at_most(&part_place, "position", position, checks::range::POSITION, "m")?;
         let rotation = match table.remove("orientation") {
-            Some(v) => super::validate_body::unit_quaternion(
+            Some(v) => super::orientation::unit_quaternion(
                 &part_place,
                 exact::required::<_, 4>(v).map_err(invalid("orientation", "give [w, x, y, z]"))?,
             )?,

@@ -3,17 +3,15 @@
 use super::checks::{
     finite, finite_n, norm_at_most, not_allowed, positive, positive_n, range, signed_within, within,
 };
+use super::orientation::unit_quaternion;
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_shape;
 use super::validate_contact::contact_spec;
 use super::{BodySpec, Keyframe, Kinematic, Place, SceneError};
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Twist, UnitQuaternion, Vector3};
-use nalgebra::{Quaternion, Translation3};
+use nalgebra::Translation3;
 use std::path::Path;
-
-/// How far |q| may be from 1 before an orientation is rejected rather than normalised.
-const UNIT_TOLERANCE: f64 = 1e-6;
 
 /// Validates one body. `place` names the body (and its line); `shape_place` is the shape table's.
 pub(super) fn body_spec(
@@ -229,24 +227,6 @@ fn kinematic_spec(raw: RawKinematic, place: &Place, pose: &Isometry3) -> Result<
             Ok(Kinematic::Constant(Twist { linear: linear.into(), angular: angular.into() }))
         }
     }
-}
-
-/// `orientation = [w, x, y, z]`: finite, unit within [`UNIT_TOLERANCE`], then normalised.
-pub(super) fn unit_quaternion(place: &Place, q: [f64; 4]) -> Result<UnitQuaternion, SceneError> {
-    let [w, x, y, z] = finite_n(place, "orientation", q)?;
-    let q = Quaternion::new(w, x, y, z);
-    let norm = q.norm();
-    if (norm - 1.0).abs() > UNIT_TOLERANCE {
-        return Err(SceneError::Invalid {
-            place: place.clone(),
-            key: "orientation".into(),
-            problem: format!(
-                "[{w}, {x}, {y}, {z}] is not a unit quaternion (|q| = {norm}, must be 1 within {UNIT_TOLERANCE})"
-            ),
-            fix: "normalise it, e.g. [1, 0, 0, 0] for no rotation; the order is [w, x, y, z]".into(),
-        });
-    }
-    Ok(UnitQuaternion::from_quaternion(q))
 }
 
 /// `inertia = [Ixx, Iyy, Izz]`: positive and physically possible (each moment at most the sum of

@@ -18,7 +18,7 @@ pub fn run_as_simulate<T>(
 ) -> (Vec<T>, contactlab::dynamics::simulate::RunStats, contactlab::dynamics::world::World) {
     use contactlab::dynamics::simulate::{Flow, run};
     let scene = contactlab::scene::parse_scene(text, std::path::Path::new(".")).expect("valid scene");
-    let world = contactlab::dynamics::build_world(&scene, false).expect("world builds");
+    let world = contactlab::scene::build_world(&scene, false).expect("world builds");
     let (integrator, schedule) = contactlab::scene::integrator_choice(&scene).expect("integrator");
     let mut out = Vec::new();
     let stats = run(&world, &integrator, &schedule, |s| {

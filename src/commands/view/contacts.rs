@@ -1,7 +1,7 @@
 //! The contacts a page shows, recomputed by the contact query from each frame's poses: the
 //! pressure field's surfaces (polygons with per-vertex pressure), the other models' markers.
 
-use super::ViewError;
+use super::error::ViewError;
 use super::numbers::Quantum;
 use super::outputs::BodyState;
 use crate::app::{PageMarker, PagePatch};

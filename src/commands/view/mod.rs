@@ -6,20 +6,21 @@
 
 mod contacts;
 mod display;
+mod error;
 mod numbers;
 mod outputs;
 
-use crate::app::{OutputError, PageBody, PageEnergy, ViewerPage, write_viewer_page};
-use crate::contact::model::ContactError;
-use crate::dynamics::build_world;
+use crate::app::{PageBody, PageEnergy, ViewerPage, write_viewer_page};
 use crate::dynamics::world::World;
-use crate::geometry::GeometryError;
 use crate::scene::Scene;
+use crate::scene::build_world;
 use contacts::FrameContacts;
 use display::Display;
 use numbers::{Quantum, round_decimals, significant};
 use outputs::{BodyState, Trajectory};
 use std::path::{Path, PathBuf};
+
+pub use error::ViewError;
 
 /// The most frames a page shows: longer runs are thinned to this many output times, evenly
 /// spaced, the first and last always among them (300 frames play for 10 s at 30 per second).
@@ -37,49 +38,6 @@ pub const ENERGY_BUDGET: usize = 1000;
 
 /// The page's file name in OUT_DIR.
 pub const PAGE_NAME: &str = "view.html";
-
-/// Why a page could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ViewError {
-    #[error("{} has no trajectory.csv: run `contactlab simulate SCENE.toml --out {}` first", dir.display(), dir.display())]
-    NoTrajectory { dir: PathBuf },
-    #[error("{} has no rows: the run wrote no output; run `contactlab simulate` again", path.display())]
-    EmptyTrajectory { path: PathBuf },
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{} line {line}: {problem}; run `contactlab simulate` again to rewrite it", path.display())]
-    Malformed { path: PathBuf, line: usize, problem: String },
-    #[error(
-        "{} names body `{name}`, which the scene does not have: the folder holds another scene's run; view it with that scene, or simulate this one into it",
-        path.display()
-    )]
-    UnknownBody { path: PathBuf, name: String },
-    #[error(
-        "the scene's body `{name}` is in no row of {}: the folder holds another scene's run; view it with that scene, or simulate this one into it",
-        path.display()
-    )]
-    MissingBody { path: PathBuf, name: String },
-    #[error("cannot build the scene's bodies: {0:#}")]
-    World(anyhow::Error),
-    #[error("body `{name}`: no mesh to draw: {source}")]
-    Display {
-        name: String,
-        #[source]
-        source: GeometryError,
-    },
-    #[error("recomputing the contacts at t = {t} s: {source}")]
-    Contact {
-        t: f64,
-        #[source]
-        source: ContactError,
-    },
-    #[error(transparent)]
-    Write(#[from] OutputError),
-}
 
 /// What was written.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Reading a `simulate` output folder back: trajectory.csv grouped by output time (only the
 //! frames shown are parsed), energy.csv, and the contact forces of contacts.csv per body.
 
-use super::ViewError;
+use super::error::ViewError;
 use crate::app::{CONTACT_COLUMNS, ENERGY_COLUMNS, TRAJECTORY_COLUMNS};
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -12,6 +12,7 @@ pub mod material;
 mod minkowski;
 pub mod mpr;
 pub mod pair;
+pub mod settings;
 pub mod setup;
 pub mod stiffness;
 

@@ -1,17 +1,18 @@
-//! A scene's bodies made ready for the Hertz model: narrow-phase shapes, materials from the
-//! palette (or custom), and the force law of every pair that can touch.
+//! Bodies made ready for the Hertz model: narrow-phase shapes, materials from the palette (or
+//! custom), and the force law of every pair that can touch.
 
 use super::contacts::HertzModel;
 use super::force_law::ContactLaw;
 use super::material::{Material, PairMaterial, Palette};
 use super::pair::HertzBody;
-use crate::scene::{BodySpec, Scene};
+use super::settings::PairSpec;
+use crate::contact::ContactBody;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 
 /// A body's material: a palette name, or a custom one named after the body.
-fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
-    let c = &spec.contact;
+fn material(palette: &mut Palette, spec: &ContactBody) -> Result<String> {
+    let c = spec.contact;
     match (&c.material, c.youngs_modulus, c.poissons_ratio) {
         (Some(name), _, _) => {
             palette.solid(name).with_context(|| format!("body `{}`", spec.name))?;
@@ -19,9 +20,9 @@ fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
         }
         (None, Some(e), Some(nu)) => {
             palette
-                .add_solid(&spec.name, Material { youngs_modulus: e, poissons_ratio: nu })
+                .add_solid(spec.name, Material { youngs_modulus: e, poissons_ratio: nu })
                 .with_context(|| format!("body `{}`", spec.name))?;
-            Ok(spec.name.clone())
+            Ok(spec.name.to_string())
         }
         _ => bail!(
             "body `{}` has no material: the hertz model needs contact.material (one of: {}) or contact.youngs_modulus and contact.poissons_ratio",
@@ -34,9 +35,9 @@ fn material(palette: &mut Palette, spec: &BodySpec) -> Result<String> {
 /// Checks that a `[[model.pair]]` name is a material the bodies can use: a palette material,
 /// or the custom material of a body (named after it). A pair naming anything else would never
 /// apply; the error says what the name is and what to write instead.
-fn pair_name(palette: &Palette, scene: &Scene, materials: &[String], name: &str) -> Result<()> {
+fn pair_name(palette: &Palette, bodies: &[ContactBody], materials: &[String], name: &str) -> Result<()> {
     let Err(unknown) = palette.solid(name) else { return Ok(()) };
-    if let Some(i) = scene.bodies.iter().position(|b| b.name == name) {
+    if let Some(i) = bodies.iter().position(|b| b.name == name) {
         let material = &materials[i];
         bail!(
             "`{name}` is a body that uses the palette material `{material}`: name `{material}` in the pair (it then holds for every `{material}` body), or give body `{name}` its own contact.youngs_modulus and contact.poissons_ratio (a pair can then name the body)"
@@ -49,20 +50,25 @@ fn pair_name(palette: &Palette, scene: &Scene, materials: &[String], name: &str)
     })
 }
 
-/// The Hertz model of a scene: every body's shape and material, and a law for every pair
-/// that is not two fixed bodies.
-pub fn hertz_model(scene: &Scene) -> Result<HertzModel> {
+/// The Hertz model of `specs`: every body's shape and material, the palette extended by
+/// `pairs`, and a law for every pair that is not two fixed bodies, with the elastic contact
+/// reduction factor `reduction` and the largest damping coefficient `max_damping`.
+pub fn hertz_model(
+    specs: &[ContactBody],
+    pairs: &[PairSpec],
+    reduction: f64,
+    max_damping: f64,
+) -> Result<HertzModel> {
     let mut palette = Palette::builtin();
     let mut bodies = Vec::new();
     let mut materials = Vec::new();
-    for spec in &scene.bodies {
-        bodies.push(HertzBody::new(&spec.shape).with_context(|| format!("body `{}`", spec.name))?);
+    for spec in specs {
+        bodies.push(HertzBody::new(spec.shape).with_context(|| format!("body `{}`", spec.name))?);
         materials.push(material(&mut palette, spec)?);
     }
-    let settings = &scene.model_settings;
-    for p in &settings.pairs {
+    for p in pairs {
         for name in [&p.a, &p.b] {
-            pair_name(&palette, scene, &materials, name)
+            pair_name(&palette, specs, &materials, name)
                 .with_context(|| format!("[[model.pair]] {}–{}", p.a, p.b))?;
         }
         let pair = PairMaterial {
@@ -77,21 +83,14 @@ pub fn hertz_model(scene: &Scene) -> Result<HertzModel> {
     let mut laws = BTreeMap::new();
     for a in 0..bodies.len() {
         for b in a + 1..bodies.len() {
-            if scene.bodies[a].fixed && scene.bodies[b].fixed {
+            if specs[a].fixed && specs[b].fixed {
                 continue;
             }
             let (ma, mb) = (palette.solid(&materials[a])?, palette.solid(&materials[b])?);
             let pair = palette.pair(&materials[a], &materials[b])?;
-            let law = ContactLaw::new(
-                &ma,
-                &mb,
-                &bodies[a].kind,
-                &bodies[b].kind,
-                pair,
-                settings.elastic_contact_reduction_factor,
-                settings.max_contact_damping,
-            )
-            .with_context(|| format!("bodies `{}` and `{}`", scene.bodies[a].name, scene.bodies[b].name))?;
+            let law =
+                ContactLaw::new(&ma, &mb, &bodies[a].kind, &bodies[b].kind, pair, reduction, max_damping)
+                    .with_context(|| format!("bodies `{}` and `{}`", specs[a].name, specs[b].name))?;
             laws.insert((a, b), law);
         }
     }

@@ -11,7 +11,7 @@
 //! that carry load).
 
 use super::pair::HertzContact;
-use crate::contact::model::PairMatrix;
+use crate::contact::pair_contact::PairMatrix;
 use crate::math::{Matrix3, Point3};
 use nalgebra::Matrix3x6;
 

@@ -8,6 +8,7 @@
 pub mod contact;
 pub mod model;
 pub mod planar;
+pub mod settings;
 pub mod shape;
 pub mod solid;
 pub mod spatial;

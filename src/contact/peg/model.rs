@@ -6,13 +6,12 @@ use super::contact::ConstraintSet;
 use super::planar::{Planar, overlap_area, planar_sets};
 use super::shape::{PegShape, PegShapeError};
 use super::spatial::{PlacedPolygon, pieces};
-use crate::contact::volume6d::body::{Volume6dShape, pair_moments};
-use crate::contact::volume6d::model::overlap_depth;
+use crate::contact::ContactBody;
+use crate::geometry::polytope::overlap::{OverlapShape, overlap_depth, pair_moments};
 use crate::math::{Isometry3, Twist, Vector3};
-use crate::scene::Scene;
 
 /// The settings: the scene's `[model]` keys of `kind = "peg"`.
-pub type PegSettings = crate::scene::PegSpec;
+pub type PegSettings = super::settings::PegSpec;
 
 /// A body's geometry could not be built for the PEG model.
 #[derive(Debug, thiserror::Error)]
@@ -27,8 +26,8 @@ pub struct PegSetupError {
 #[derive(Debug)]
 pub struct PegModel {
     pub shapes: Vec<PegShape>,
-    /// 3D scenes: each body as the 6D model's exact intersection code takes it (overlap volume).
-    solids: Vec<Option<Volume6dShape>>,
+    /// 3D scenes: each body as the exact intersection code takes it (overlap volume).
+    solids: Vec<Option<OverlapShape>>,
     pub friction: Vec<f64>,
     /// Bodies that never move: pairs of two are never candidates.
     pub fixed: Vec<bool>,
@@ -38,18 +37,18 @@ pub struct PegModel {
 }
 
 impl PegModel {
-    /// Every body's geometry from a scene, with `settings`.
-    pub fn from_scene(scene: &Scene, settings: PegSettings) -> Result<PegModel, PegSetupError> {
-        let mut shapes = Vec::with_capacity(scene.bodies.len());
-        let mut solids = Vec::with_capacity(scene.bodies.len());
-        for b in &scene.bodies {
-            let error = |source| PegSetupError { body: b.name.clone(), source };
-            shapes.push(PegShape::new(&b.shape, b.contact.resolution, settings.planar).map_err(error)?);
+    /// Every body's geometry from `bodies`, with `settings`.
+    pub fn new(bodies: &[ContactBody], settings: PegSettings) -> Result<PegModel, PegSetupError> {
+        let mut shapes = Vec::with_capacity(bodies.len());
+        let mut solids = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            let error = |source| PegSetupError { body: b.name.to_string(), source };
+            shapes.push(PegShape::new(b.shape, b.contact.resolution, settings.planar).map_err(error)?);
             solids.push(if settings.planar {
                 None
             } else {
                 Some(as_simulated(
-                    Volume6dShape::new(&b.shape, b.contact.resolution).map_err(|e| error(e.into()))?,
+                    OverlapShape::new(b.shape, b.contact.resolution).map_err(|e| error(e.into()))?,
                 ))
             });
         }
@@ -57,8 +56,8 @@ impl PegModel {
             bounds: shapes.iter().map(PegShape::bounding_radius).collect(),
             shapes,
             solids,
-            friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
-            fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
+            friction: bodies.iter().map(|b| b.contact.friction).collect(),
+            fixed: bodies.iter().map(|b| b.fixed).collect(),
             settings,
         })
     }
@@ -167,11 +166,11 @@ fn below(plane: &Isometry3, other: &Isometry3, radius: f64) -> bool {
 
 /// The solid PEG simulates: a sphere is its tessellation (PEG needs `resolution` for it), so
 /// the overlap is measured on the polytope that moves, not on the exact ball.
-fn as_simulated(shape: Volume6dShape) -> Volume6dShape {
+fn as_simulated(shape: OverlapShape) -> OverlapShape {
     match shape {
-        Volume6dShape::Sphere { hull: Some(p), .. } => Volume6dShape::Convex(p),
-        Volume6dShape::Compound(parts) => {
-            Volume6dShape::Compound(parts.into_iter().map(|(pose, s)| (pose, as_simulated(s))).collect())
+        OverlapShape::Sphere { hull: Some(p), .. } => OverlapShape::Convex(p),
+        OverlapShape::Compound(parts) => {
+            OverlapShape::Compound(parts.into_iter().map(|(pose, s)| (pose, as_simulated(s))).collect())
         }
         other => other,
     }

@@ -5,9 +5,9 @@
 //! vertex outside at least one of the other's two edges) and two cross-contact sets.
 
 use super::contact::{ConstraintSet, Contact};
+use super::settings::PegFormulation;
 use super::spatial::PlacedPolygon;
 use crate::math::{Point3, Vector3};
-use crate::scene::PegFormulation;
 use std::collections::BTreeSet;
 
 /// Contacts whose relaxed applicability is above this may carry a force (classical

@@ -2,7 +2,7 @@
 //! convex polyhedron with its vertices, edges and faces (boxes and `convex` hulls exactly, the
 //! other convex primitives tessellated at `contact.resolution`), or a compound of them.
 
-use crate::contact::volume6d::polytope::Polytope;
+use crate::geometry::polytope::Polytope;
 use crate::geometry::{GeometryError, Shape, mesher};
 use crate::math::{Isometry3, Point3, Vector3};
 
@@ -60,7 +60,7 @@ pub enum PegShapeError {
     Geometry(#[from] GeometryError),
     /// The shape as the overlap metric measures it (the 6D model's exact intersection).
     #[error(transparent)]
-    Overlap(#[from] crate::contact::volume6d::body::Volume6dShapeError),
+    Overlap(#[from] crate::geometry::polytope::OverlapShapeError),
 }
 
 impl PegShape {

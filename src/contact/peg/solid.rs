@@ -11,10 +11,10 @@
 
 use super::contact::{ConstraintSet, Contact};
 use super::planar::{APPLICABILITY_THRESHOLD, feasible};
+use super::settings::PegFormulation;
 use super::shape::{PegShape, Polyhedron};
 use super::spatial::PlacedPolytope;
 use crate::math::{Isometry3, Point3, Vector3};
-use crate::scene::PegFormulation;
 use smallvec::{SmallVec, smallvec};
 
 /// Edge–edge contacts whose closest points lie within this share of either edge's ends are left

@@ -8,7 +8,7 @@ use crate::geometry::bvh::Bvh;
 use crate::geometry::mesher;
 use crate::geometry::tet_mesher;
 use crate::geometry::{MeshCore, MeshData, Shape, SurfaceMesh, TetMesh};
-use crate::math::{Plane, Point3, Vector3};
+use crate::math::{Point3, Vector3};
 
 /// How a body responds in contact.
 #[derive(Clone, Debug, PartialEq)]
@@ -244,22 +244,6 @@ fn mesh_field(
             Ok((mesh, field.extent))
         }
     }
-}
-
-/// The outward face planes of a tet; plane `i` is the face opposite vertex `i`.
-pub fn tet_planes(p: &[Point3; 4]) -> [Plane; 4] {
-    std::array::from_fn(|i| {
-        let f = [p[(i + 1) % 4], p[(i + 2) % 4], p[(i + 3) % 4]];
-        let mut n: Vector3 = (f[1] - f[0]).cross(&(f[2] - f[0]));
-        if n.dot(&(p[i] - f[0])) > 0.0 {
-            n = -n;
-        }
-        let len = n.norm();
-        if len > 0.0 {
-            n /= len;
-        }
-        Plane::through(&f[0], n)
-    })
 }
 
 /// The volume centroid of a closed surface mesh (the vertex mean if it encloses no volume).

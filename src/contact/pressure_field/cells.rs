@@ -7,10 +7,9 @@
 //! faces that are not coplanar, its tets (for volumes, and for the polygons of queries with
 //! friction) and its field. Elsewhere (a Laplace field, a sphere's cones) every cell is one tet.
 
-use super::body::tet_planes;
 use crate::field::LinearField;
-use crate::geometry::TetMesh;
 use crate::geometry::clip::{TetSection, edge_point};
+use crate::geometry::{TetMesh, tet_planes};
 use crate::math::{Plane, Point3, Vector3};
 use std::collections::BTreeMap;
 

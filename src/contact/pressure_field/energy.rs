@@ -7,11 +7,12 @@
 //! signed sum of the cones from an interior apex to its triangles, which is exact for closed
 //! meshes whether convex or not.
 
-use super::body::{CompliantMesh, tet_planes};
+use super::body::CompliantMesh;
 use super::pair::{PairFrame, PairKind, transform_field};
 use crate::field::LinearField;
 use crate::geometry::clip::split_tet;
 use crate::geometry::signed_tet_volume;
+use crate::geometry::tet_planes;
 use crate::math::{Plane, Point3, Vector3};
 
 /// ∫ f dV over a tet piece of either orientation.

@@ -493,7 +493,7 @@ pub fn equilibrium_plane(fp: &LinearField, fs: &LinearField) -> Option<(Plane, V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::pressure_field::body::tet_planes;
+    use crate::geometry::tet_planes;
 
     /// Wherever the quick test says a tet and a triangle are apart, clipping the triangle by the
     /// tet leaves nothing; and it says so for most pairs that miss (else it spares nothing).

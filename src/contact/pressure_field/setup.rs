@@ -1,12 +1,17 @@
-//! The pressure field model of a scene: every body meshed with its field, the query options and
-//! the pairs that can touch.
+//! The pressure field model of a set of bodies: every body meshed with its field, the query
+//! options and the pairs that can touch.
 
-use super::{
-    self as pf, BodyState, Compliance, ContactProperties, PairDerivatives, PfBody, PressureFieldError,
-    QueryOptions,
+use super::body::{Compliance, ContactProperties, PfBody};
+use super::error::PressureFieldError;
+use super::pair::BodyState;
+use super::plane_cache::PlaneCache;
+use super::query::{
+    PairDerivatives, PairWrench, QueryOptions, contact_surface, evaluate_pair_kept,
+    evaluate_pair_with_derivatives_kept, pair_energy, pair_penetration,
 };
+use super::surface::ContactSurface;
+use crate::contact::{self, ContactBody, ContactSpec};
 use crate::math::{Isometry3, Point3, Twist};
-use crate::scene::{self, BodySpec, Scene};
 
 /// A body failed to build: which one, and why.
 #[derive(Debug, thiserror::Error)]
@@ -17,22 +22,21 @@ pub struct BodyBuildError {
     pub source: PressureFieldError,
 }
 
-/// The pressure field bodies of a scene and the pairs that can touch.
+/// The pressure field bodies and the pairs that can touch.
 pub struct PressureFieldModel {
     pub bodies: Vec<PfBody>,
     pub options: QueryOptions,
     /// Pairs (a < b) that can touch: not both fixed, not both rigid; ascending.
     pairs: Vec<(usize, usize)>,
     /// Each pair's cells near a half space's plane, kept from its last query.
-    kept: Vec<pf::PlaneCache>,
+    kept: Vec<PlaneCache>,
 }
 
 /// The pressure field model's view of a body's contact table.
-pub fn contact_properties(spec: &BodySpec) -> ContactProperties {
-    let c = &spec.contact;
+pub fn contact_properties(c: &ContactSpec) -> ContactProperties {
     let compliance = match c.compliance {
-        scene::Compliance::Rigid => Compliance::Rigid { resolution: c.resolution },
-        scene::Compliance::Compliant => Compliance::Compliant {
+        contact::Compliance::Rigid => Compliance::Rigid { resolution: c.resolution },
+        contact::Compliance::Compliant => Compliance::Compliant {
             modulus: c.hydroelastic_modulus.unwrap_or(f64::NAN),
             resolution: c.resolution,
             slab_thickness: c.slab_thickness,
@@ -42,20 +46,25 @@ pub fn contact_properties(spec: &BodySpec) -> ContactProperties {
 }
 
 impl PressureFieldModel {
-    /// Meshes every body of the scene (progress on stderr when `progress` is set).
-    pub fn from_scene(scene: &Scene, progress: bool) -> Result<PressureFieldModel, BodyBuildError> {
-        let mut bodies = Vec::with_capacity(scene.bodies.len());
-        for spec in &scene.bodies {
+    /// Meshes every body of `specs` (progress on stderr when `progress` is set); `options` hold
+    /// for every query.
+    pub fn new(
+        specs: &[ContactBody],
+        options: QueryOptions,
+        progress: bool,
+    ) -> Result<PressureFieldModel, BodyBuildError> {
+        let mut bodies = Vec::with_capacity(specs.len());
+        for spec in specs {
             if progress {
                 eprintln!("contactlab: meshing body `{}` ({})", spec.name, spec.shape.kind());
             }
-            if let crate::geometry::Shape::Mesh { file, notes, .. } = &spec.shape {
+            if let crate::geometry::Shape::Mesh { file, notes, .. } = spec.shape {
                 for note in notes {
                     eprintln!("contactlab: body `{}`, {}: {note}", spec.name, file.display());
                 }
             }
-            let (body, notes) = PfBody::build(&spec.shape, &contact_properties(spec))
-                .map_err(|source| BodyBuildError { name: spec.name.clone(), source })?;
+            let (body, notes) = PfBody::build(spec.shape, &contact_properties(spec.contact))
+                .map_err(|source| BodyBuildError { name: spec.name.to_string(), source })?;
             for note in notes {
                 eprintln!("contactlab: body `{}`: {note}", spec.name);
             }
@@ -64,15 +73,14 @@ impl PressureFieldModel {
         let mut pairs = Vec::new();
         for a in 0..bodies.len() {
             for b in a + 1..bodies.len() {
-                let both_fixed = scene.bodies[a].fixed && scene.bodies[b].fixed;
+                let both_fixed = specs[a].fixed && specs[b].fixed;
                 let both_rigid = !bodies[a].is_compliant() && !bodies[b].is_compliant();
                 if !both_fixed && !both_rigid {
                     pairs.push((a, b));
                 }
             }
         }
-        let options = QueryOptions { stiction_speed: scene.model_settings.stiction_speed };
-        let kept = vec![pf::PlaneCache::default(); pairs.len()];
+        let kept = vec![PlaneCache::default(); pairs.len()];
         Ok(PressureFieldModel { bodies, options, pairs, kept })
     }
 
@@ -102,17 +110,17 @@ impl PressureFieldModel {
         poses: &[(Isometry3, Twist)],
         refs: Option<(&Point3, &Point3)>,
         stiffness: bool,
-    ) -> Result<(pf::PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
+    ) -> Result<(PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
         let kept = self.pairs.binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
         match refs {
             Some(refs) => {
                 let (w, derivatives) =
-                    pf::evaluate_pair_with_derivatives_kept(sa, sb, refs, &self.options, (stiffness, kept))?;
+                    evaluate_pair_with_derivatives_kept(sa, sb, refs, &self.options, (stiffness, kept))?;
                 // Boxed: the matrices are large, and most queries carry none.
                 Ok((w, derivatives.map(Box::new)))
             }
-            None => Ok((pf::evaluate_pair_kept(sa, sb, &self.options, kept)?, None)),
+            None => Ok((evaluate_pair_kept(sa, sb, &self.options, kept)?, None)),
         }
     }
 
@@ -122,16 +130,16 @@ impl PressureFieldModel {
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<f64, PressureFieldError> {
-        pf::pair_energy(self.state(a, poses), self.state(b, poses))
+        pair_energy(self.state(a, poses), self.state(b, poses))
     }
 
-    /// The penetration depth of pair (a, b) (m; [`pf::pair_penetration`]).
+    /// The penetration depth of pair (a, b) (m; [`pair_penetration`]).
     pub fn penetration(
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<f64, PressureFieldError> {
-        pf::pair_penetration(self.state(a, poses), self.state(b, poses))
+        pair_penetration(self.state(a, poses), self.state(b, poses))
     }
 
     /// The contact surface of pair (a, b), for output.
@@ -139,7 +147,7 @@ impl PressureFieldModel {
         &self,
         (a, b): (usize, usize),
         poses: &[(Isometry3, Twist)],
-    ) -> Result<pf::ContactSurface, PressureFieldError> {
-        pf::contact_surface(self.state(a, poses), self.state(b, poses))
+    ) -> Result<ContactSurface, PressureFieldError> {
+        contact_surface(self.state(a, poses), self.state(b, poses))
     }
 }

@@ -2,15 +2,18 @@
 //! settings, and each touching pair's contact (intersection moments, frame and patch).
 
 use super::body::{Piece, Volume6dPairError, Volume6dShape, Volume6dShapeError, combined, pair_pieces};
-use super::intersection::IntersectionMoments;
 use super::patch::{Patch, patch};
 use super::points::contact_points;
+use super::settings::Volume6dFormulation;
+use crate::contact::ContactBody;
+use crate::geometry::polytope::IntersectionMoments;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
-use crate::scene::{Scene, Volume6dFormulation};
 use std::collections::BTreeMap;
 
+pub use crate::geometry::polytope::overlap::overlap_depth;
+
 /// The solver's settings: the scene's `[model]` keys of `kind = "volume6d"`.
-pub type Volume6dSettings = crate::scene::Volume6dSpec;
+pub type Volume6dSettings = super::settings::Volume6dSpec;
 
 /// A body's geometry could not be built for the 6D model.
 #[derive(Debug, thiserror::Error)]
@@ -55,22 +58,22 @@ pub struct Volume6dModel {
 }
 
 impl Volume6dModel {
-    /// Every body's geometry from a scene, with `settings`.
-    pub fn from_scene(
-        scene: &Scene,
+    /// Every body's geometry from `bodies`, with `settings`.
+    pub fn new(
+        bodies: &[ContactBody],
         settings: Volume6dSettings,
     ) -> Result<Volume6dModel, Volume6dSetupError> {
-        let mut shapes = Vec::with_capacity(scene.bodies.len());
-        for b in &scene.bodies {
-            let shape = Volume6dShape::new(&b.shape, b.contact.resolution)
-                .map_err(|source| Volume6dSetupError { body: b.name.clone(), source })?;
+        let mut shapes = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            let shape = Volume6dShape::new(b.shape, b.contact.resolution)
+                .map_err(|source| Volume6dSetupError { body: b.name.to_string(), source })?;
             shapes.push(shape);
         }
         Ok(Volume6dModel {
             bounds: shapes.iter().map(Volume6dShape::bounding_radius).collect(),
             shapes,
-            friction: scene.bodies.iter().map(|b| b.contact.friction).collect(),
-            fixed: scene.bodies.iter().map(|b| b.fixed).collect(),
+            friction: bodies.iter().map(|b| b.contact.friction).collect(),
+            fixed: bodies.iter().map(|b| b.fixed).collect(),
             settings,
         })
     }
@@ -149,14 +152,4 @@ fn points_of(pieces: &[Piece], pair_patch: &Patch, patch_scale: f64) -> Vec<Poin
         out.extend(contact_points(piece.faces.as_ref(), &part_patch));
     }
     out
-}
-
-/// The depth of an overlap of volume `v` whose gradient (the area of its section along the
-/// normal) has norm `g`: v/g, which is about half the depth for a sphere on a plane (a cap).
-/// `None` where |G| vanishes against v^(2/3) (one body wholly inside the other).
-pub fn overlap_depth(v: f64, g: f64) -> Option<f64> {
-    if v <= 0.0 {
-        return Some(0.0);
-    }
-    (g > 1e-9 * v.cbrt().powi(2)).then(|| v / g)
 }

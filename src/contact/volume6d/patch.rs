@@ -5,11 +5,11 @@
 //! overlap stretches its ellipse past the edge it leans on — the box could not tip — while the
 //! footprint, the intersection's shadow on the contact plane, ends at that edge).
 
-use super::intersection::IntersectionMoments;
+use crate::geometry::polytope::IntersectionMoments;
 use crate::math::{Matrix3, Point3, Vector3};
 use nalgebra::Matrix2;
 
-pub use crate::scene::DEFAULT_PATCH_SCALE;
+pub use super::settings::DEFAULT_PATCH_SCALE;
 
 /// A contact frame at the footprint's centroid and the patch ellipse in its tangent plane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,8 +52,8 @@ pub fn patch(m: &IntersectionMoments, k: f64) -> Option<Patch> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::intersection::{convex_half_space, sphere_half_space};
     use super::*;
+    use crate::geometry::polytope::intersection::{convex_half_space, sphere_half_space};
     use crate::math::Plane;
 
     #[test]

@@ -2,9 +2,9 @@
 //! (Bouchard et al. 2015, Table 2): one point contact at each vertex of the intersection
 //! polyhedron on the second body's surface, with the pair's normal.
 
-use super::intersection::IntersectionFaces;
 use super::patch::Patch;
 use crate::geometry::clip::area_vector;
+use crate::geometry::polytope::IntersectionFaces;
 use crate::math::{Matrix3, Plane, Point3};
 
 /// The points of a pair: each vertex of the intersection polyhedron that lies on the second

@@ -20,7 +20,7 @@
 
 use nalgebra::{Matrix3, Matrix4, Matrix6, SMatrix, Vector2, Vector3, Vector4, Vector6};
 
-pub use crate::scene::SpinLimit;
+pub use super::settings::SpinLimit;
 
 /// The patch ellipse: semi-axes along u and along w (m), ≥ 0.
 #[derive(Clone, Copy, Debug, PartialEq)]

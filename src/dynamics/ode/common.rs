@@ -1,9 +1,9 @@
 //! Pieces shared by the adaptive methods: argument checks, counted derivative calls, error norms,
 //! the starting step and the delivery of dense output.
 
-use super::OdeSystem;
 use super::error::OdeError;
 use super::options::{AdaptiveOptions, Flow, StepStats, Tolerances};
+use super::system::OdeSystem;
 
 /// Checks every argument of an integration call before any work is done.
 pub(crate) fn validate_run(

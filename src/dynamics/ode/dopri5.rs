@@ -2,13 +2,13 @@
 //! 4th-order continuous extension (Dormand & Prince 1980; Hairer, Nørsett & Wanner, Solving
 //! ODEs I, §II.5–II.6).
 
-use super::OdeSystem;
 use super::common::{
     OutputCursor, Stopped, evaluate, evaluate_accepted, project_changed, scaled_rms, starting_step,
     step_ceiling, step_floor, validate_run,
 };
 use super::error::OdeError;
 use super::options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
+use super::system::OdeSystem;
 
 /// Stage times.
 const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];

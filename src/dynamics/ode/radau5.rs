@@ -11,7 +11,6 @@ use std::sync::OnceLock;
 
 use nalgebra::{Complex, DMatrix, DVector, Dyn, LU};
 
-use super::OdeSystem;
 use super::common::{
     OutputCursor, Stopped, evaluate, evaluate_accepted, scaled_rms, starting_step, step_ceiling, step_floor,
     validate_run,
@@ -19,6 +18,7 @@ use super::common::{
 use super::error::OdeError;
 use super::options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
 use super::radau5_tableau::Radau5Tableau;
+use super::system::OdeSystem;
 
 /// Most Newton iterations per step before the step is retried smaller.
 const MAX_NEWTON: usize = 7;

@@ -271,7 +271,8 @@ fn cone(faces: &[Vec<u32>], vertices: &[Point3], tets: &mut Vec<[u32; 4]>) {
 mod tests {
     use super::*;
     use crate::geometry::SurfaceMesh;
-    use crate::geometry::tet_mesher::{SurfaceDistance, mesh_interior};
+    use crate::geometry::tet_mesher::SurfaceDistance;
+    use crate::geometry::tet_mesher::mesh_interior;
 
     /// A box of half-sizes (a, b, c), outward triangles.
     fn box_surface(h: [f64; 3]) -> SurfaceMesh {

@@ -1,9 +1,12 @@
-//! A convex polytope as the 6D model clips it: its vertices, its faces as convex polygons
+//! A convex polytope as intersections clip it: its vertices, its faces as convex polygons
 //! (coplanar triangles merged, so a box has six quadrilaterals and the seams of a triangulated
-//! face are no vertices), and the faces' planes — and the same placed in the world.
+//! face are no vertices), and the faces' planes — and the same placed in the world. Also a
+//! solid as convex tets ([`TetSolid`]): a polytope keeps its own fanning into tets, so the two
+//! types live together.
 
-use crate::geometry::SurfaceMesh;
+use crate::geometry::bvh::Bvh;
 use crate::geometry::convex_hull::convex_order_in_plane;
+use crate::geometry::{SurfaceMesh, TetMesh};
 use crate::math::{Isometry3, Plane, Point3, Vector3};
 
 /// A closed convex polytope in its body's frame.
@@ -18,8 +21,8 @@ pub struct Polytope {
     /// piece of the intersection but not the intersection itself. Empty: none.
     pub internal: Vec<bool>,
     /// The polytope fanned into tets, built the first time a mesh meets it
-    /// ([`super::tet_solid::fanned`]).
-    pub fanned: std::sync::OnceLock<super::tet_solid::TetSolid>,
+    /// ([`fanned`]).
+    pub fanned: std::sync::OnceLock<TetSolid>,
 }
 
 /// A polytope at a pose: world vertices and planes; the faces are the shape's.
@@ -126,6 +129,52 @@ impl Placed<'_> {
         };
         outside(&self.planes, &other.vertices) || outside(&other.planes, &self.vertices)
     }
+}
+
+/// A solid as tetrahedra in its body frame (a closed mesh body: its tets as convex pieces, a
+/// face shared by two tets marked internal, and a hierarchy over them).
+#[derive(Clone, Debug)]
+pub struct TetSolid {
+    pub tets: Vec<Polytope>,
+    pub bvh: Bvh,
+    /// The radius of a ball about the body origin that holds it.
+    pub radius: f64,
+}
+
+impl TetSolid {
+    /// The tets of a mesh (positively oriented), faces between two tets internal.
+    pub fn from_tet_mesh(mesh: &TetMesh) -> TetSolid {
+        let adjacency = mesh.adjacency();
+        let tets = (0..mesh.tets.len())
+            .map(|t| Polytope::tet(mesh.tet(t), adjacency[t].map(|n| n != u32::MAX)))
+            .collect();
+        let bvh = Bvh::build(mesh.tets.len(), |t| mesh.tet(t));
+        let radius = mesh.vertices.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
+        TetSolid { tets, bvh, radius }
+    }
+
+    /// A convex polytope as tets: each face fanned from the vertex mean, the fan's sides internal.
+    pub fn from_polytope(p: &Polytope) -> TetSolid {
+        let centre = Point3::from(
+            p.vertices.iter().fold(Vector3::zeros(), |s, v| s + v.coords) / p.vertices.len() as f64,
+        );
+        let mut corners: Vec<[Point3; 4]> = Vec::new();
+        for face in &p.faces {
+            let at = |k: usize| p.vertices[face[k] as usize];
+            for k in 1..face.len().saturating_sub(1) {
+                corners.push([centre, at(0), at(k), at(k + 1)]);
+            }
+        }
+        let tets = corners.iter().map(|c| Polytope::tet(*c, [false, true, true, true])).collect();
+        let bvh = Bvh::build(corners.len(), |t| corners[t]);
+        let radius = p.vertices.iter().map(|v| v.coords.norm()).fold(0.0, f64::max);
+        TetSolid { tets, bvh, radius }
+    }
+}
+
+/// Polytope `p` fanned into tets ([`TetSolid::from_polytope`]), built once and kept.
+pub fn fanned(p: &Polytope) -> &TetSolid {
+    p.fanned.get_or_init(|| TetSolid::from_polytope(p))
 }
 
 #[cfg(test)]

@@ -1,58 +1,10 @@
-//! A closed mesh body as the 6D model takes it: its tetrahedra as convex pieces (a face shared
-//! by two tets marked internal), a hierarchy over them, and its intersection with a half space
-//! or another solid as the union of the tet pieces' intersections — whose volumes add, whose
-//! internal faces cancel in the gradient and are left out of the footprint.
+//! The intersection of a solid made of tets ([`TetSolid`]) with a half space or another such
+//! solid: the union of the tet pieces' intersections — whose volumes add, whose internal faces
+//! cancel in the gradient and are left out of the footprint.
 
+use super::convex::{Placed, TetSolid};
 use super::intersection::{IntersectionFaces, convex_convex_faces, convex_half_space_faces};
-use super::polytope::{Placed, Polytope};
-use crate::geometry::TetMesh;
-use crate::geometry::bvh::Bvh;
-use crate::math::{Isometry3, Plane, Point3, Vector3};
-
-/// A solid as tetrahedra in its body frame.
-#[derive(Clone, Debug)]
-pub struct TetSolid {
-    pub tets: Vec<Polytope>,
-    pub bvh: Bvh,
-    /// The radius of a ball about the body origin that holds it.
-    pub radius: f64,
-}
-
-impl TetSolid {
-    /// The tets of a mesh (positively oriented), faces between two tets internal.
-    pub fn from_tet_mesh(mesh: &TetMesh) -> TetSolid {
-        let adjacency = mesh.adjacency();
-        let tets = (0..mesh.tets.len())
-            .map(|t| Polytope::tet(mesh.tet(t), adjacency[t].map(|n| n != u32::MAX)))
-            .collect();
-        let bvh = Bvh::build(mesh.tets.len(), |t| mesh.tet(t));
-        let radius = mesh.vertices.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
-        TetSolid { tets, bvh, radius }
-    }
-
-    /// A convex polytope as tets: each face fanned from the vertex mean, the fan's sides internal.
-    pub fn from_polytope(p: &Polytope) -> TetSolid {
-        let centre = Point3::from(
-            p.vertices.iter().fold(Vector3::zeros(), |s, v| s + v.coords) / p.vertices.len() as f64,
-        );
-        let mut corners: Vec<[Point3; 4]> = Vec::new();
-        for face in &p.faces {
-            let at = |k: usize| p.vertices[face[k] as usize];
-            for k in 1..face.len().saturating_sub(1) {
-                corners.push([centre, at(0), at(k), at(k + 1)]);
-            }
-        }
-        let tets = corners.iter().map(|c| Polytope::tet(*c, [false, true, true, true])).collect();
-        let bvh = Bvh::build(corners.len(), |t| corners[t]);
-        let radius = p.vertices.iter().map(|v| v.coords.norm()).fold(0.0, f64::max);
-        TetSolid { tets, bvh, radius }
-    }
-}
-
-/// Polytope `p` fanned into tets ([`TetSolid::from_polytope`]), built once and kept.
-pub fn fanned(p: &Polytope) -> &TetSolid {
-    p.fanned.get_or_init(|| TetSolid::from_polytope(p))
-}
+use crate::math::{Isometry3, Plane};
 
 /// The intersection of solid `m` at `pose` with the half space below `plane` (world frame, its
 /// normal out of the half space): its tets that reach below the plane, each clipped.
@@ -120,10 +72,11 @@ fn find<'p, 'a>(placed: &'p [(usize, Placed<'a>)], t: usize) -> Option<&'p Place
 
 #[cfg(test)]
 mod tests {
+    use super::super::convex::Polytope;
+    use super::super::intersection::IntersectionMoments;
     use super::*;
-    use crate::contact::volume6d::intersection::IntersectionMoments;
-    use crate::geometry::{Shape, mesher, signed_tet_volume};
-    use crate::math::{Translation3, UnitQuaternion};
+    use crate::geometry::{Shape, TetMesh, mesher, signed_tet_volume};
+    use crate::math::{Point3, Translation3, UnitQuaternion, Vector3};
 
     /// A box of `size` centred on the origin as six tets (Kuhn's split of the cube).
     fn box_tets(size: [f64; 3]) -> TetMesh {

@@ -4,7 +4,7 @@
 //! translation (|G| is the area of the contact patch projected on the plane normal to G; the
 //! contact normal, out of the second body into the first, is −G/|G|).
 
-use super::polytope::Placed;
+use super::convex::Placed;
 use crate::geometry::clip::{area_vector, clip_with};
 use crate::geometry::convex_hull::convex_order_in_plane;
 use crate::geometry::solid_moments::{mean_point, solid_moments};
@@ -12,7 +12,7 @@ use crate::math::{Matrix3, Plane, Point3, Vector3};
 use smallvec::SmallVec;
 use std::f64::consts::PI;
 #[cfg(test)]
-use {super::polytope::Polytope, crate::geometry::SurfaceMesh, crate::math::Isometry3};
+use {super::convex::Polytope, crate::geometry::SurfaceMesh, crate::math::Isometry3};
 
 /// The moments of an intersection volume (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,12 +1,12 @@
 //! A scene turned into a dynamics world: mass properties, motions and the contact model.
 
-use super::body::{KinematicMotion, Motion, RigidBody};
-use super::world::World;
-use crate::contact::model::ContactModel;
+use super::contact_model::contact_model;
+use super::{BodySpec, Kinematic, Scene};
+use crate::dynamics::body::{KinematicMotion, Motion, RigidBody};
+use crate::dynamics::world::World;
 use crate::geometry::Shape;
 use crate::geometry::mass_properties::MassProperties;
 use crate::math::{Matrix3, Point3};
-use crate::scene::{BodySpec, Kinematic, Scene};
 use anyhow::{Context, Result};
 
 /// The rigid body of a scene body: its motion, mass, centre of mass and inertia.
@@ -64,6 +64,6 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
 /// The world of a scene (meshing every body; progress on stderr when `progress` is set).
 pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
     let bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
-    let model = ContactModel::from_scene(scene, progress)?;
+    let model = contact_model(scene, progress)?;
     Ok(World::new(bodies, model, scene.sim.gravity))
 }

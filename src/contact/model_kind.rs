@@ -1,0 +1,37 @@
+//! Which contact model runs: the names scene files and outputs use for the models.
+
+use serde::Deserialize;
+
+/// The contact model a scene runs under (`[model] kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelKind {
+    #[default]
+    PressureField,
+    Hertz,
+    Volume6d,
+    Peg,
+}
+
+impl ModelKind {
+    /// A constraint (velocity-level) model, stepped by `time_stepping`.
+    pub fn is_constraint(self) -> bool {
+        matches!(self, ModelKind::Volume6d | ModelKind::Peg)
+    }
+
+    /// The key used in scene files and JSON output.
+    pub fn key(self) -> &'static str {
+        match self {
+            ModelKind::PressureField => "pressure_field",
+            ModelKind::Hertz => "hertz",
+            ModelKind::Volume6d => "volume6d",
+            ModelKind::Peg => "peg",
+        }
+    }
+}
+
+impl std::fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
