@@ -250,6 +250,7 @@ contact = { material = "Steel" }
 "#;
     let scene = parse_scene(text, std::path::Path::new(".")).unwrap();
     let model = contactlab::scene::contact_model(&scene, false).unwrap();
+    let model = model.force().expect("Hertz is a force model");
     let poses0: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, Twist::default())).collect();
     for (a, b) in [(0, 1), (1, 2)] {
         let refs =

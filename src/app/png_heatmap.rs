@@ -3,7 +3,7 @@
 use super::raster::{Image, Rect, Rgb};
 use super::view::View;
 use super::{OutputError, viridis};
-use crate::contact::pressure_field::ContactSurface;
+use crate::contact::surface::ContactSurface;
 use std::path::Path;
 
 const BACKGROUND: Rgb = [255, 255, 255];

@@ -300,8 +300,9 @@ fn write_outputs(
         .bodies
         .iter()
         .zip(poses)
-        .filter(|(body, _)| body.present(t))
-        .map(|(body, (pose, velocity))| BodyRow { name: &body.name, pose: *pose, velocity: *velocity })
+        .enumerate()
+        .filter(|(i, _)| world.model.present(*i, t))
+        .map(|(_, (body, (pose, velocity)))| BodyRow { name: &body.name, pose: *pose, velocity: *velocity })
         .collect();
     writer.bodies(t, &rows)?;
     writer.energy(

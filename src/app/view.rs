@@ -1,6 +1,6 @@
 //! How a contact surface is looked at: along its mean normal, in a stable in-plane basis.
 
-use crate::contact::pressure_field::ContactSurface;
+use crate::contact::surface::ContactSurface;
 use crate::math::{Point3, Vector3};
 
 /// Orthonormal in-plane axes `u`, `v` with `u × v = n`, so polygons that are counter-clockwise

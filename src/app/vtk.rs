@@ -1,7 +1,7 @@
 //! Legacy ASCII VTK writers (readable by ParaView and VisIt).
 
 use super::OutputError;
-use crate::contact::pressure_field::ContactSurface;
+use crate::contact::surface::ContactSurface;
 use crate::math::{Point3, Vector3};
 use std::fs::File;
 use std::io::{BufWriter, Write};

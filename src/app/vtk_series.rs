@@ -4,7 +4,7 @@
 use super::OutputError;
 use super::number::Shortest;
 use super::vtk::{check_indices, check_pressures, write_file};
-use crate::contact::pressure_field::ContactSurface;
+use crate::contact::surface::ContactSurface;
 use crate::math::Point3;
 use std::collections::HashMap;
 use std::fs::File;

@@ -2,8 +2,10 @@
 //! contacting pair at the scene's initial state.
 
 use crate::app;
-use crate::contact::model::{BodyMesh, ContactModel, Derivatives, PairContact, Stepping};
-use crate::contact::pressure_field::ContactSurface;
+use crate::contact::model::{
+    BodyMesh, Capability, ContactModel, Derivatives, ForceModel, ImpulseSolver, PairContact,
+};
+use crate::contact::surface::ContactSurface;
 use crate::math::{Isometry3, Point3, Twist};
 use crate::scene::Scene;
 use anyhow::{Context, Result, bail};
@@ -53,21 +55,25 @@ pub struct ContactReport {
     pub micros_per_query: f64,
 }
 
-/// One full contact query: the contact of every candidate pair, `None` where it does not touch.
+/// One full contact query of a force model: the contact of every candidate pair, `None` where
+/// it does not touch. Impulse models have no contact at a state (they step: `impulse_pairs`).
 pub fn query(
     model: &ContactModel,
     poses: &[(Isometry3, Twist)],
     pairs: &[(usize, usize)],
 ) -> Result<Vec<Option<PairContact>>> {
+    let Some(force) = model.force() else {
+        bail!("kind = \"{}\" gives impulses over a step, not contact forces at a state", model.kind().key())
+    };
     let mut out = Vec::with_capacity(pairs.len());
-    query_into(model, poses, pairs, &mut out)?;
+    query_into(force, poses, pairs, &mut out)?;
     Ok(out)
 }
 
 /// [`query`] into `out` (cleared first): `--repeat` reuses one vector, so that it times the
 /// queries rather than the allocation of their results.
 fn query_into(
-    model: &ContactModel,
+    model: &dyn ForceModel,
     poses: &[(Isometry3, Twist)],
     pairs: &[(usize, usize)],
     out: &mut Vec<Option<PairContact>>,
@@ -87,14 +93,14 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
         bail!("--repeat must be at least 1");
     }
     let model = crate::scene::contact_model(scene, !args.json)?;
-    if model.stepping() == Stepping::Velocity {
+    let Some(force) = model.force() else {
         return impulse_report(scene, model, args);
-    }
+    };
     let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
     let name = |i: usize| scene.bodies[i].name.as_str();
     let evaluate = |results: &mut Vec<Option<PairContact>>| {
-        query_into(&model, &poses, &pairs, results).context("evaluating the contacts at the initial state")
+        query_into(force, &poses, &pairs, results).context("evaluating the contacts at the initial state")
     };
     let mut results = Vec::new();
     evaluate(&mut results)?;
@@ -210,12 +216,16 @@ pub fn impulse_pairs(
     let name = |i: usize| scene.bodies[i].name.clone();
     let mut pairs = Vec::new();
     for c in &contacts {
-        let geometry = match &world.model {
-            ContactModel::Volume6d(model) => model
-                .contact((c.a, c.b), &poses)
-                .map_err(crate::contact::model::ContactError::from)?
-                .map(|(geometry, _)| geometry),
-            _ => None,
+        // The 6D model's intersection geometry (volume, patch) beside the impulse.
+        let geometry = match world.model.capability() {
+            Capability::Impulse(m) => match m.solver() {
+                ImpulseSolver::BlockGaussSeidel(model) => model
+                    .contact((c.a, c.b), &poses)
+                    .map_err(crate::contact::model::ContactError::from)?
+                    .map(|(geometry, _)| geometry),
+                ImpulseSolver::Lcp(_) => None,
+            },
+            Capability::Force(_) => None,
         };
         pairs.push(PairReport {
             a: name(c.a),

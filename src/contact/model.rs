@@ -1,19 +1,21 @@
 //! The contact model a world runs under: one value, built from a scene in one place
-//! (`scene::contact_model`), that the world and the commands ask for contacts without
-//! branching on which model it is. A new model is a folder under `contact/` and one arm in
-//! each `match` of this file.
+//! (`scene::contact_model`), that the world and the commands ask for contacts. Every question
+//! goes to the model's answers in [`super::capability`]: [`ContactModel::model`] is the one
+//! match over the models, and the force-only and impulse-only questions are asked through
+//! [`Capability`] with an explicit arm for each kind.
 
 use super::ModelKind;
+pub use super::body_mesh::BodyMesh;
+pub use super::capability::{Capability, ForceModel, ImpulseModel, ImpulseSolver, Model};
+pub use super::errors::{ContactError, ModelSetupError};
 use super::hertz::HertzModel;
-use super::hertz::pair::HertzPairError;
+pub use super::memory::ContactMemory;
 pub use super::pair_contact::{Derivatives, PairContact, PairDerivatives, PairMatrix, SharedDerivatives};
 use super::peg::model::PegModel;
-use super::pressure_field::{
-    BodyBuildError, ContactSurface, PfGeometry, PressureFieldError, PressureFieldModel,
-};
+use super::pressure_field::PressureFieldModel;
+use super::surface::ContactSurface;
 use super::volume6d::model::Volume6dModel;
 use crate::math::{Isometry3, Point3, Twist};
-use std::sync::Arc;
 
 /// How a model advances the bodies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,43 +26,6 @@ pub enum Stepping {
     Velocity,
 }
 
-/// A contact query failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ContactError {
-    #[error(transparent)]
-    PressureField(#[from] PressureFieldError),
-    #[error(transparent)]
-    Hertz(#[from] HertzPairError),
-    #[error(transparent)]
-    Volume6d(#[from] super::volume6d::body::Volume6dPairError),
-}
-
-/// A scene's contact model could not be built.
-#[derive(Debug, thiserror::Error)]
-pub enum ModelSetupError {
-    #[error(transparent)]
-    PressureField(#[from] BodyBuildError),
-    #[error("{0:#}")]
-    Hertz(anyhow::Error),
-    #[error(transparent)]
-    Volume6d(#[from] super::volume6d::model::Volume6dSetupError),
-    #[error(transparent)]
-    Peg(#[from] super::peg::model::PegSetupError),
-}
-
-/// A body's mesh as a model holds it, for drawing.
-pub enum BodyMesh<'a> {
-    /// A compliant tet mesh (body frame) with its extent ε and hydroelastic modulus.
-    Tets { vertices: &'a [Point3], tets: &'a [[u32; 4]], extent: &'a [f64], modulus: f64 },
-    /// A rigid surface mesh (body frame).
-    Triangles { vertices: &'a [Point3], triangles: &'a [[u32; 3]] },
-}
-
-/// What a model remembers between steps (Hertz: the damping of each active contact, fixed
-/// at impact, keyed by pair); empty for models without memory.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ContactMemory(pub std::collections::BTreeMap<(usize, usize), f64>);
-
 /// The contact models that run.
 pub enum ContactModel {
     PressureField(PressureFieldModel),
@@ -70,144 +35,109 @@ pub enum ContactModel {
 }
 
 impl ContactModel {
-    pub fn kind(&self) -> ModelKind {
+    /// The model, as what every model answers.
+    pub fn model(&self) -> &dyn Model {
         match self {
-            ContactModel::PressureField(_) => ModelKind::PressureField,
-            ContactModel::Hertz(_) => ModelKind::Hertz,
-            ContactModel::Volume6d(_) => ModelKind::Volume6d,
-            ContactModel::Peg(_) => ModelKind::Peg,
+            ContactModel::PressureField(m) => m,
+            ContactModel::Hertz(m) => m,
+            ContactModel::Volume6d(m) => m,
+            ContactModel::Peg(m) => m,
+        }
+    }
+
+    pub fn kind(&self) -> ModelKind {
+        self.model().kind()
+    }
+
+    /// A force model or an impulse model, with what that kind answers.
+    pub fn capability(&self) -> Capability<'_> {
+        self.model().capability()
+    }
+
+    /// The force model's answers, for a force model.
+    pub fn force(&self) -> Option<&dyn ForceModel> {
+        match self.capability() {
+            Capability::Force(f) => Some(f),
+            Capability::Impulse(_) => None,
         }
     }
 
     pub fn stepping(&self) -> Stepping {
-        match self {
-            ContactModel::Volume6d(_) | ContactModel::Peg(_) => Stepping::Velocity,
-            _ => Stepping::Force,
+        match self.capability() {
+            Capability::Force(_) => Stepping::Force,
+            Capability::Impulse(_) => Stepping::Velocity,
         }
     }
 
-    /// The speed (m/s) at which a velocity-level model may push an existing overlap out; the
-    /// bodies keep it, so the energy watch allows it (PEG's `correction_speed`; 0 for models
-    /// that correct positions without changing velocities, or not at all).
+    /// The speed (m/s) at which an impulse model may push an existing overlap out (the energy
+    /// watch allows the bodies to keep it); 0 for force models.
     pub fn correction_speed(&self) -> f64 {
-        match self {
-            ContactModel::Peg(m) => m.settings.correction_speed,
-            _ => 0.0,
+        match self.capability() {
+            Capability::Force(_) => 0.0,
+            Capability::Impulse(m) => m.correction_speed(),
         }
     }
 
     /// What to change when a velocity-level step breaks the energy balance.
     pub fn time_stepping_advice(&self) -> &'static str {
-        match self {
-            ContactModel::Peg(_) => {
-                "use a smaller dt or a smaller [model] contact_tolerance, and start the bodies apart"
-            }
-            _ => "the contact solve did not converge: raise [model] iterations, or use a smaller dt",
+        match self.capability() {
+            Capability::Force(_) => "use an integrator for force models",
+            Capability::Impulse(m) => m.time_stepping_advice(),
         }
     }
 
     /// Whether contacts start and end at sharp events worth locating in time (point contact).
     pub fn has_events(&self) -> bool {
-        matches!(self, ContactModel::Hertz(_))
+        match self.capability() {
+            Capability::Force(f) => f.has_events(),
+            Capability::Impulse(_) => false,
+        }
     }
 
     /// The pairs that may touch at `poses` (broad phase), sorted.
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        match self {
-            ContactModel::PressureField(m) => m.candidate_pairs(poses),
-            ContactModel::Hertz(m) => m.candidate_pairs(poses),
-            ContactModel::Volume6d(m) => m.candidate_pairs(poses),
-            ContactModel::Peg(m) => m.candidate_pairs(poses),
-        }
+        self.model().candidate_pairs(poses)
     }
 
-    /// The contact of pair (a, b) at `poses`, `None` where it does not touch; with derivatives
-    /// about the reference points `refs` (world frame) when asked for.
-    pub fn evaluate(
-        &self,
-        (a, b): (usize, usize),
-        poses: &[(Isometry3, Twist)],
-        refs: (&Point3, &Point3),
-        derivatives: Derivatives,
-    ) -> Result<Option<(PairContact, Option<SharedDerivatives>)>, ContactError> {
-        match self {
-            ContactModel::PressureField(m) => {
-                let refs = (derivatives != Derivatives::None).then_some(refs);
-                let stiffness = derivatives == Derivatives::VelocityAndPose;
-                let (r, j) = m.evaluate((a, b), poses, refs, stiffness)?;
-                if r.faces == 0 {
-                    return Ok(None);
-                }
-                let contact = PairContact {
-                    a,
-                    b,
-                    wrench: r.wrench,
-                    area: Some(r.area),
-                    faces: Some(r.faces),
-                    dissipation_power: r.dissipation_power,
-                    energy: None,
-                    elastic: Some(r.elastic),
-                };
-                Ok(Some((contact, j.map(|d| Arc::new(PairDerivatives { velocity: d.0, pose: d.1 })))))
-            }
-            ContactModel::Hertz(m) => {
-                let Some(c) = m.contact(a, b, poses).transpose()?.flatten() else { return Ok(None) };
-                let contact = PairContact {
-                    a,
-                    b,
-                    wrench: c.wrench,
-                    area: None,
-                    faces: None,
-                    dissipation_power: c.dissipation_power,
-                    energy: Some(c.energy),
-                    elastic: None,
-                };
-                // Damping and friction stay explicit (no velocity Jacobian); the stiffness is
-                // in closed form (contact/hertz/stiffness.rs).
-                let n_geo = m.law(a, b).map_or(1.5, |law| law.n_geo);
-                let derivatives = (derivatives != Derivatives::None).then(|| {
-                    Arc::new(PairDerivatives {
-                        velocity: PairMatrix::zeros(),
-                        pose: (derivatives == Derivatives::VelocityAndPose)
-                            .then(|| super::hertz::stiffness::hertz_stiffness(&c, n_geo, refs)),
-                    })
-                });
-                Ok(Some((contact, derivatives)))
-            }
-            // Impulses, not forces: the time-stepping integrator asks the model directly.
-            ContactModel::Volume6d(_) | ContactModel::Peg(_) => Ok(None),
-        }
+    /// Whether body `i` takes part at time `t` (PEG's `appear_time`).
+    pub fn present(&self, i: usize, t: f64) -> bool {
+        self.model().present(i, t)
     }
 
-    /// The elastic energy of a touching pair at `poses` (J).
+    /// The elastic energy of a touching pair at `poses` (J): given with its contact, or the
+    /// force model's; impulse models store none.
     pub fn energy(&self, c: &PairContact, poses: &[(Isometry3, Twist)]) -> Result<f64, ContactError> {
         if let Some(e) = c.energy {
             return Ok(e);
         }
-        match self {
-            ContactModel::PressureField(m) => Ok(m.energy((c.a, c.b), poses)?),
-            ContactModel::Hertz(_) | ContactModel::Volume6d(_) | ContactModel::Peg(_) => Ok(0.0),
+        match self.capability() {
+            Capability::Force(f) => f.energy(c, poses),
+            Capability::Impulse(_) => Ok(0.0),
         }
     }
 
     /// The signed distance of pair (a, b), for models with events.
-    pub fn gap(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
-        match self {
-            ContactModel::PressureField(_) | ContactModel::Volume6d(_) | ContactModel::Peg(_) => None,
-            ContactModel::Hertz(m) => m.gap(a, b, poses),
+    pub fn gap(&self, pair: (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
+        match self.capability() {
+            Capability::Force(f) => f.gap(pair, poses),
+            Capability::Impulse(_) => None,
         }
     }
 
-    /// Whether [`ContactModel::accept_step`] does anything (only Hertz remembers its contacts):
-    /// the world skips computing the poses for it otherwise.
+    /// Whether [`ContactModel::accept_step`] does anything: the world skips computing the poses
+    /// for it otherwise.
     pub fn remembers_steps(&self) -> bool {
-        matches!(self, ContactModel::Hertz(_))
+        match self.capability() {
+            Capability::Force(f) => f.remembers_steps(),
+            Capability::Impulse(_) => false,
+        }
     }
 
     /// After an accepted step: updates the model's contact memory, if it has one.
     pub fn accept_step(&self, poses: &[(Isometry3, Twist)]) {
-        if let ContactModel::Hertz(m) = self {
-            m.accept_step(poses);
+        match self.capability() {
+            Capability::Force(f) => f.accept_step(poses),
+            Capability::Impulse(_) => {}
         }
     }
 
@@ -217,30 +147,26 @@ impl ContactModel {
     /// `volume6d` and 3D `peg`; `None` for planar `peg` scenes. 0 when apart.
     pub fn penetration(
         &self,
-        (a, b): (usize, usize),
+        pair: (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<Option<f64>, ContactError> {
-        Ok(match self {
-            ContactModel::PressureField(m) => Some(m.penetration((a, b), poses)?),
-            ContactModel::Hertz(m) => m.gap(a, b, (&poses[a].0, &poses[b].0)).map(|g| (-g).max(0.0)),
-            ContactModel::Volume6d(m) => m.penetration((a, b), poses),
-            ContactModel::Peg(m) => m.penetration((a, b), (&poses[a].0, &poses[b].0)),
-        })
+        self.model().penetration(pair, poses)
     }
 
     /// The model's contact memory (what [`ContactModel::accept_step`] updates), to save a run's
     /// state and resume it later with [`ContactModel::restore_memory`].
     pub fn memory(&self) -> ContactMemory {
-        match self {
-            ContactModel::Hertz(m) => ContactMemory(m.memory()),
-            _ => ContactMemory::default(),
+        match self.capability() {
+            Capability::Force(f) => f.memory(),
+            Capability::Impulse(_) => ContactMemory::default(),
         }
     }
 
     /// Puts back a contact memory saved with [`ContactModel::memory`].
     pub fn restore_memory(&self, memory: &ContactMemory) {
-        if let ContactModel::Hertz(m) = self {
-            m.set_memory(memory.0.clone());
+        match self.capability() {
+            Capability::Force(f) => f.restore_memory(memory),
+            Capability::Impulse(_) => {}
         }
     }
 
@@ -250,10 +176,7 @@ impl ContactModel {
         pair: (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<Option<ContactSurface>, ContactError> {
-        match self {
-            ContactModel::PressureField(m) => Ok(Some(m.surface(pair, poses)?)),
-            ContactModel::Hertz(_) | ContactModel::Volume6d(_) | ContactModel::Peg(_) => Ok(None),
-        }
+        self.model().surface(pair, poses)
     }
 
     /// Where pair (a, b) touches at `poses`, for models without contact surfaces (the viewer's
@@ -261,51 +184,24 @@ impl ContactModel {
     /// (it has surfaces) and PEG (its contacts are constraint sets, not one place).
     pub fn contact_points(
         &self,
-        (a, b): (usize, usize),
+        pair: (usize, usize),
         poses: &[(Isometry3, Twist)],
     ) -> Result<Vec<Point3>, ContactError> {
-        match self {
-            ContactModel::Hertz(m) => {
-                Ok(m.contact(a, b, poses).transpose()?.flatten().map(|c| c.point).into_iter().collect())
-            }
-            ContactModel::Volume6d(m) => {
-                Ok(m.contact((a, b), poses)?.map(|(g, _)| g.patch.origin).into_iter().collect())
-            }
-            ContactModel::PressureField(_) | ContactModel::Peg(_) => Ok(Vec::new()),
-        }
+        self.model().contact_points(pair, poses)
     }
 
     /// Body `i`'s mesh, for models that mesh bodies.
     pub fn body_mesh(&self, i: usize) -> Option<BodyMesh<'_>> {
-        let ContactModel::PressureField(m) = self else { return None };
-        let body = &m.bodies[i];
-        match &body.geometry {
-            PfGeometry::CompliantMesh(c) => Some(BodyMesh::Tets {
-                vertices: &c.mesh.vertices,
-                tets: &c.mesh.tets,
-                extent: &c.extent,
-                modulus: body.modulus.unwrap_or(0.0),
-            }),
-            PfGeometry::RigidMesh(r) => {
-                Some(BodyMesh::Triangles { vertices: &r.mesh.vertices, triangles: &r.mesh.triangles })
-            }
-            _ => None,
-        }
+        self.model().body_mesh(i)
     }
 
     /// Whether the model has contact surfaces to draw.
     pub fn has_surfaces(&self) -> bool {
-        matches!(self, ContactModel::PressureField(_))
+        self.model().has_surfaces()
     }
 
     /// A line about the model's own counters (narrow phase), and whether it reports trouble.
     pub fn counters(&self) -> Option<(String, bool)> {
-        let ContactModel::Hertz(m) = self else { return None };
-        let c = m.stats.counts();
-        let line = format!(
-            "narrow phase: {} queries, {} flagged best estimates, {} failed",
-            c.queries, c.best_estimates, c.errors
-        );
-        Some((line, c.best_estimates + c.errors > 0))
+        self.model().counters()
     }
 }

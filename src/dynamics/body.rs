@@ -72,18 +72,10 @@ pub struct RigidBody {
     /// Pose of the body frame and twist (linear velocity of the body-frame origin) at t = 0.
     pub initial_pose: Isometry3,
     pub initial_twist: Twist,
-    /// The time (s) from which the body takes part (PEG's `appear_time`; 0 for the others):
-    /// before it, it rests at its initial pose, touches nothing and has no output rows.
-    pub appear_time: f64,
 }
 
 impl RigidBody {
     pub fn is_free(&self) -> bool {
         matches!(self.motion, Motion::Free)
-    }
-
-    /// Whether the body takes part at time `t`.
-    pub fn present(&self, t: f64) -> bool {
-        t >= self.appear_time
     }
 }

@@ -99,7 +99,7 @@ pub fn step(
     let poses = world.poses(t, y);
     let n = world.bodies.len();
     let planar = model.settings.planar;
-    let present: Vec<bool> = world.bodies.iter().map(|b| b.present(t)).collect();
+    let present: Vec<bool> = (0..world.bodies.len()).map(|i| model.present(i, t)).collect();
     let mut bodies: Bodies = StepStart::new(world, &poses, y, dt, |i| present[i]);
     // Poses one explicit step ahead with the current velocities (contact identification).
     let mut next: Vec<Isometry3> = poses.iter().map(|(p, _)| *p).collect();
@@ -198,20 +198,7 @@ pub fn step(
 
 /// The overlap (area or volume) summed over every pair of bodies present at `t`, exactly.
 pub fn total_overlap(world: &World, model: &PegModel, t: f64, y: &[f64]) -> f64 {
-    overlaps(world, model, t, y).iter().fold(0.0, |sum, (_, v)| sum + v)
-}
-
-/// Each pair of bodies present at `t` that may touch, with its overlap (area or volume),
-/// exactly, in pair order.
-pub fn overlaps(world: &World, model: &PegModel, t: f64, y: &[f64]) -> Vec<((usize, usize), f64)> {
-    let poses = world.poses(t, y);
-    let present = |i: usize| world.bodies[i].present(t);
-    model
-        .candidate_pairs(&poses)
-        .into_iter()
-        .filter(|&(a, b)| present(a) && present(b))
-        .map(|(a, b)| ((a, b), model.overlap((a, b), (&poses[a].0, &poses[b].0))))
-        .collect()
+    model.overlaps(&world.poses(t, y), t).iter().fold(0.0, |sum, (_, v)| sum + v)
 }
 
 /// The velocity map of an impulse along `d` at a contact: −[d; r1 × d] on body 1, +[d; r2 × d]

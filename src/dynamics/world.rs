@@ -8,7 +8,7 @@
 use super::body::{Motion, RigidBody};
 use super::coordinates::Coordinates;
 use super::error::DynamicsError;
-use crate::contact::model::{ContactModel, Derivatives, PairContact, PairDerivatives};
+use crate::contact::model::{Capability, ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, Vector3, parallel};
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -80,6 +80,12 @@ impl World {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
         }
+        let Some(force) = self.model.force() else {
+            // Impulse models move the bodies by their own step: no contact forces here.
+            let mut loads = self.applied_loads();
+            loads.external_power = self.applied_power(y);
+            return Ok(loads);
+        };
         let poses = self.poses(t, y);
         // Small scenes' temporaries stay on the stack (a heap allocation each was a few % of a
         // one-body step).
@@ -92,10 +98,10 @@ impl World {
             if derivatives != Derivatives::None
                 && let Some(known) = known((a, b))
             {
-                let result = self.model.evaluate((a, b), &poses, refs, Derivatives::None)?;
+                let result = force.evaluate((a, b), &poses, refs, Derivatives::None)?;
                 return Ok(result.map(|(c, _)| (c, Some(known))));
             }
-            self.model.evaluate((a, b), &poses, refs, derivatives)
+            force.evaluate((a, b), &poses, refs, derivatives)
         };
         let eval = |pair: &(usize, usize)| {
             eval(pair).map_err(|source| DynamicsError::Contact {
@@ -377,15 +383,12 @@ impl World {
 
     /// Names of the bodies in contact at a state, for messages.
     pub fn bodies_in_contact(&self, t: f64, y: &[f64]) -> String {
-        let pairs: Vec<(usize, usize)> = match &self.model {
+        let pairs: Vec<(usize, usize)> = match self.model.capability() {
+            Capability::Force(_) => {
+                self.contacts(t, y).map(|c| c.iter().map(|c| (c.a, c.b)).collect()).unwrap_or_default()
+            }
             // Impulse models have no contact forces to list: the pairs that overlap.
-            ContactModel::Volume6d(m) => m.touching_pairs(&self.poses(t, y)),
-            ContactModel::Peg(m) => super::peg_step::overlaps(self, m, t, y)
-                .into_iter()
-                .filter(|(_, v)| *v > 0.0)
-                .map(|(pair, _)| pair)
-                .collect(),
-            _ => self.contacts(t, y).map(|c| c.iter().map(|c| (c.a, c.b)).collect()).unwrap_or_default(),
+            Capability::Impulse(m) => m.overlapping_pairs(&self.poses(t, y), t),
         };
         if pairs.is_empty() {
             return "none".into();

@@ -7,7 +7,7 @@ use crate::contact::model::{ContactModel, ModelSetupError};
 use crate::contact::peg::model::PegModel;
 use crate::contact::pressure_field::{PressureFieldModel, QueryOptions};
 use crate::contact::volume6d::model::Volume6dModel;
-use crate::contact::{ContactBody, ModelKind};
+use crate::contact::{ContactBody, ModelKind, PairFilter};
 
 /// The bodies of `scene` as the contact models take them, in order.
 pub fn contact_bodies(scene: &Scene) -> Vec<ContactBody<'_>> {
@@ -22,22 +22,29 @@ pub fn contact_bodies(scene: &Scene) -> Vec<ContactBody<'_>> {
 /// stderr when `progress` is set).
 pub fn contact_model(scene: &Scene, progress: bool) -> Result<ContactModel, ModelSetupError> {
     let bodies = contact_bodies(scene);
+    let filter = PairFilter::new(&bodies);
     let settings = &scene.model_settings;
     Ok(match scene.model {
         ModelKind::PressureField => {
             let options = QueryOptions { stiction_speed: settings.stiction_speed };
-            ContactModel::PressureField(PressureFieldModel::new(&bodies, options, progress)?)
+            ContactModel::PressureField(PressureFieldModel::new(&bodies, &filter, options, progress)?)
         }
         ModelKind::Hertz => ContactModel::Hertz(
             hertz_model(
                 &bodies,
+                &filter,
                 &settings.pairs,
                 settings.elastic_contact_reduction_factor,
                 settings.max_contact_damping,
             )
             .map_err(ModelSetupError::Hertz)?,
         ),
-        ModelKind::Volume6d => ContactModel::Volume6d(Volume6dModel::new(&bodies, settings.volume6d)?),
-        ModelKind::Peg => ContactModel::Peg(PegModel::new(&bodies, settings.peg)?),
+        ModelKind::Volume6d => {
+            ContactModel::Volume6d(Volume6dModel::new(&bodies, &filter, settings.volume6d)?)
+        }
+        ModelKind::Peg => {
+            let appear = scene.bodies.iter().map(|b| b.appear_time).collect();
+            ContactModel::Peg(PegModel::new(&bodies, &filter, settings.peg, appear)?)
+        }
     })
 }

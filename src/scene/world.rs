@@ -57,7 +57,6 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
         torque: spec.torque,
         initial_pose: spec.pose,
         initial_twist: spec.twist,
-        appear_time: spec.appear_time,
     })
 }
 

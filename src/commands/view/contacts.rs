@@ -5,7 +5,7 @@ use super::error::ViewError;
 use super::numbers::Quantum;
 use super::outputs::BodyState;
 use crate::app::{PageMarker, PagePatch};
-use crate::contact::pressure_field::ContactSurface;
+use crate::contact::surface::ContactSurface;
 use crate::dynamics::world::World;
 use crate::math::{Isometry3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
 use std::collections::HashMap;

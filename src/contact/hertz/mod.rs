@@ -1,6 +1,7 @@
 //! Hertz point contact with MPR collision detection (the Modia3D model).
 
 pub mod broad_phase;
+mod capability;
 pub mod collision_error;
 pub mod contact_geometry;
 pub mod contacts;

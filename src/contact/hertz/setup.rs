@@ -6,7 +6,7 @@ use super::force_law::ContactLaw;
 use super::material::{Material, PairMaterial, Palette};
 use super::pair::HertzBody;
 use super::settings::PairSpec;
-use crate::contact::ContactBody;
+use crate::contact::{ContactBody, PairFilter};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 
@@ -55,6 +55,7 @@ fn pair_name(palette: &Palette, bodies: &[ContactBody], materials: &[String], na
 /// reduction factor `reduction` and the largest damping coefficient `max_damping`.
 pub fn hertz_model(
     specs: &[ContactBody],
+    filter: &PairFilter,
     pairs: &[PairSpec],
     reduction: f64,
     max_damping: f64,
@@ -83,7 +84,7 @@ pub fn hertz_model(
     let mut laws = BTreeMap::new();
     for a in 0..bodies.len() {
         for b in a + 1..bodies.len() {
-            if specs[a].fixed && specs[b].fixed {
+            if !filter.allows(a, b) {
                 continue;
             }
             let (ma, mb) = (palette.solid(&materials[a])?, palette.solid(&materials[b])?);

@@ -5,6 +5,7 @@
 //! `formulation = "standard"`, one unilateral contact per closest feature pair. The
 //! complementarity time stepping is in `dynamics::peg_step`. See docs/peg.md.
 
+mod capability;
 pub mod contact;
 pub mod model;
 pub mod planar;

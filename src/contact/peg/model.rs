@@ -6,7 +6,7 @@ use super::contact::ConstraintSet;
 use super::planar::{Planar, overlap_area, planar_sets};
 use super::shape::{PegShape, PegShapeError};
 use super::spatial::{PlacedPolygon, pieces};
-use crate::contact::ContactBody;
+use crate::contact::{ContactBody, PairFilter};
 use crate::geometry::polytope::overlap::{OverlapShape, overlap_depth, pair_moments};
 use crate::math::{Isometry3, Twist, Vector3};
 
@@ -29,8 +29,10 @@ pub struct PegModel {
     /// 3D scenes: each body as the exact intersection code takes it (overlap volume).
     solids: Vec<Option<OverlapShape>>,
     pub friction: Vec<f64>,
-    /// Bodies that never move: pairs of two are never candidates.
-    pub fixed: Vec<bool>,
+    /// The pairs the scene lets touch.
+    pub filter: PairFilter,
+    /// The time (s) from which each body takes part (`appear_time`).
+    pub appear: Vec<f64>,
     /// Each body's bounding radius about its origin (∞: a half space).
     pub bounds: Vec<f64>,
     pub settings: PegSettings,
@@ -38,7 +40,13 @@ pub struct PegModel {
 
 impl PegModel {
     /// Every body's geometry from `bodies`, with `settings`.
-    pub fn new(bodies: &[ContactBody], settings: PegSettings) -> Result<PegModel, PegSetupError> {
+    /// `appear`: the time each body takes part from (`appear_time`), or empty for all at 0.
+    pub fn new(
+        bodies: &[ContactBody],
+        filter: &PairFilter,
+        settings: PegSettings,
+        appear: Vec<f64>,
+    ) -> Result<PegModel, PegSetupError> {
         let mut shapes = Vec::with_capacity(bodies.len());
         let mut solids = Vec::with_capacity(bodies.len());
         for b in bodies {
@@ -57,7 +65,8 @@ impl PegModel {
             shapes,
             solids,
             friction: bodies.iter().map(|b| b.contact.friction).collect(),
-            fixed: bodies.iter().map(|b| b.fixed).collect(),
+            filter: filter.clone(),
+            appear: if appear.is_empty() { vec![0.0; bodies.len()] } else { appear },
             settings,
         })
     }
@@ -81,7 +90,7 @@ impl PegModel {
     /// Whether bodies a and b at `poses` may be within `eps` of each other (bounding spheres;
     /// a half space: the other's sphere against its plane).
     pub fn may_touch(&self, (a, b): (usize, usize), poses: (&Isometry3, &Isometry3), eps: f64) -> bool {
-        if self.fixed[a] && self.fixed[b] {
+        if !self.filter.allows(a, b) {
             return false;
         }
         match (&self.shapes[a], &self.shapes[b]) {
@@ -133,6 +142,21 @@ impl PegModel {
         (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
             .filter(|&(a, b)| self.may_touch((a, b), (&poses[a].0, &poses[b].0), 0.0))
+            .collect()
+    }
+
+    /// Whether body `i` takes part at time `t` (from its `appear_time` on).
+    pub fn present(&self, i: usize, t: f64) -> bool {
+        t >= self.appear[i]
+    }
+
+    /// Each pair of bodies present at `t` that may touch at `poses`, with its overlap (area or
+    /// volume), exactly.
+    pub fn overlaps(&self, poses: &[(Isometry3, Twist)], t: f64) -> Vec<((usize, usize), f64)> {
+        self.candidate_pairs(poses)
+            .into_iter()
+            .filter(|&(a, b)| self.present(a, t) && self.present(b, t))
+            .map(|(a, b)| ((a, b), self.overlap((a, b), (&poses[a].0, &poses[b].0))))
             .collect()
     }
 

@@ -6,6 +6,7 @@
 //! (the polygons, for output) and [`pair_energy`] per query.
 
 mod body;
+mod capability;
 mod cells;
 mod chunked;
 mod energy;
@@ -16,9 +17,10 @@ mod plane_quadrature;
 mod polygon_rule;
 mod query;
 mod setup;
-mod surface;
+
 mod traction;
 
+pub use crate::contact::surface::{ContactPolygon, ContactSurface};
 pub use body::{Compliance, CompliantMesh, ContactProperties, PfBody, PfGeometry, RigidMesh};
 pub use error::PressureFieldError;
 pub use pair::BodyState;
@@ -29,7 +31,6 @@ pub use query::{
     evaluate_pair_with_derivatives_kept, evaluate_pair_with_jacobian, pair_energy, pair_penetration,
 };
 pub use setup::{BodyBuildError, PressureFieldModel, contact_properties};
-pub use surface::{ContactPolygon, ContactSurface};
 
 #[cfg(test)]
 mod tests;

@@ -9,8 +9,8 @@ use super::query::{
     PairDerivatives, PairWrench, QueryOptions, contact_surface, evaluate_pair_kept,
     evaluate_pair_with_derivatives_kept, pair_energy, pair_penetration,
 };
-use super::surface::ContactSurface;
-use crate::contact::{self, ContactBody, ContactSpec};
+use crate::contact::surface::ContactSurface;
+use crate::contact::{self, ContactBody, ContactSpec, PairFilter};
 use crate::math::{Isometry3, Point3, Twist};
 
 /// A body failed to build: which one, and why.
@@ -50,6 +50,7 @@ impl PressureFieldModel {
     /// for every query.
     pub fn new(
         specs: &[ContactBody],
+        filter: &PairFilter,
         options: QueryOptions,
         progress: bool,
     ) -> Result<PressureFieldModel, BodyBuildError> {
@@ -73,9 +74,8 @@ impl PressureFieldModel {
         let mut pairs = Vec::new();
         for a in 0..bodies.len() {
             for b in a + 1..bodies.len() {
-                let both_fixed = specs[a].fixed && specs[b].fixed;
                 let both_rigid = !bodies[a].is_compliant() && !bodies[b].is_compliant();
-                if !both_fixed && !both_rigid {
+                if filter.allows(a, b) && !both_rigid {
                     pairs.push((a, b));
                 }
             }

@@ -6,6 +6,7 @@
 //! `dynamics::time_stepping`.
 
 pub mod body;
+mod capability;
 pub mod model;
 pub mod patch;
 pub mod points;

@@ -5,7 +5,7 @@ use super::body::{Piece, Volume6dPairError, Volume6dShape, Volume6dShapeError, c
 use super::patch::{Patch, patch};
 use super::points::contact_points;
 use super::settings::Volume6dFormulation;
-use crate::contact::ContactBody;
+use crate::contact::{ContactBody, PairFilter};
 use crate::geometry::polytope::IntersectionMoments;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
 use std::collections::BTreeMap;
@@ -50,8 +50,8 @@ pub struct WarmStarts {
 pub struct Volume6dModel {
     pub shapes: Vec<Volume6dShape>,
     pub friction: Vec<f64>,
-    /// Bodies that never move (fixed): pairs of two are never candidates.
-    pub fixed: Vec<bool>,
+    /// The pairs the scene lets touch.
+    pub filter: PairFilter,
     /// Each body's bounding radius about its origin (broad phase).
     pub bounds: Vec<f64>,
     pub settings: Volume6dSettings,
@@ -61,6 +61,7 @@ impl Volume6dModel {
     /// Every body's geometry from `bodies`, with `settings`.
     pub fn new(
         bodies: &[ContactBody],
+        filter: &PairFilter,
         settings: Volume6dSettings,
     ) -> Result<Volume6dModel, Volume6dSetupError> {
         let mut shapes = Vec::with_capacity(bodies.len());
@@ -73,7 +74,7 @@ impl Volume6dModel {
             bounds: shapes.iter().map(Volume6dShape::bounding_radius).collect(),
             shapes,
             friction: bodies.iter().map(|b| b.contact.friction).collect(),
-            fixed: bodies.iter().map(|b| b.fixed).collect(),
+            filter: filter.clone(),
             settings,
         })
     }
@@ -88,7 +89,7 @@ impl Volume6dModel {
                     (&self.shapes[a], &self.shapes[b]),
                     (Volume6dShape::HalfSpace, Volume6dShape::HalfSpace)
                 );
-                if both_half_spaces || self.fixed[a] && self.fixed[b] {
+                if both_half_spaces || !self.filter.allows(a, b) {
                     continue;
                 }
                 let apart = (poses[a].0.translation.vector - poses[b].0.translation.vector).norm();

@@ -3,7 +3,7 @@
 //! ([`crate::dynamics::peg_step`]).
 
 use super::traits::{FixedOutput, FixedStepScheme, StepClock, StepReport};
-use crate::contact::model::{ContactModel, PairContact};
+use crate::contact::model::{Capability, ImpulseSolver, PairContact};
 use crate::contact::volume6d::model::WarmStarts;
 use crate::dynamics::error::DynamicsError;
 use crate::dynamics::solver_report::SolverReport;
@@ -21,10 +21,12 @@ pub fn constraint_step(
     warm: &mut WarmStarts,
     contacts: &mut Vec<PairContact>,
 ) -> Result<SolverReport, DynamicsError> {
-    match &world.model {
-        ContactModel::Volume6d(model) => time_stepping::step(world, model, t, y, dt, warm, contacts),
-        ContactModel::Peg(model) => peg_step::step(world, model, t, y, dt, contacts),
-        ContactModel::PressureField(_) | ContactModel::Hertz(_) => Err(DynamicsError::Setup(
+    match world.model.capability() {
+        Capability::Impulse(m) => match m.solver() {
+            ImpulseSolver::BlockGaussSeidel(model) => time_stepping::step(world, model, t, y, dt, warm, contacts),
+            ImpulseSolver::Lcp(model) => peg_step::step(world, model, t, y, dt, contacts),
+        },
+        Capability::Force(_) => Err(DynamicsError::Setup(
             "integrator `time_stepping` runs the constraint models (kind = \"volume6d\" or \"peg\"); use implicit_euler, semi_implicit_euler, dopri5 or radau5".into(),
         )),
     }

@@ -1,3 +1,6 @@
+//! A contact surface for output: the polygons where two bodies touch, in the world frame, with
+//! their pressures (the pressure field's; other models have none).
+
 use crate::math::{Point3, Vector3};
 
 /// One convex polygon of a contact surface, in the world frame.
