@@ -3,7 +3,6 @@
 //! one) and hertz (on a box), each against its closed form.
 
 use contactlab::commands::contact::query;
-use contactlab::contact::model::ContactModel;
 use contactlab::geometry::mass_properties::MassProperties;
 use contactlab::geometry::{Shape, mesher};
 use contactlab::math::Vector3;
@@ -54,7 +53,7 @@ const SLAB: f64 = 0.1;
 /// world origin) on body 0, and the pair's elastic energy.
 fn contact_on_first(text: &str) -> (Vector3, Vector3, f64) {
     let scene = parse_scene(text, Path::new(".")).expect("valid scene");
-    let model = ContactModel::from_scene(&scene, false).expect("the model accepts the scene");
+    let model = contactlab::scene::contact_model(&scene, false).expect("the model accepts the scene");
     let poses: Vec<_> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
     let found = query(&model, &poses, &pairs).expect("the pairs evaluate");

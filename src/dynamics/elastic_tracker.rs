@@ -24,9 +24,8 @@ use crate::math::{Isometry3, Point3, Twist, Vector3, parallel};
 use std::collections::BTreeMap;
 
 /// The share of a pair's exact U that the estimated error of the work tracked since may reach
-/// before U is computed exactly again. (1e-3 let a dropped box's tracked U drift 7.5e-7 J,
-/// 4e-5 of U, at its impact once Newton took fresh derivatives at every iterate from the third
-/// on; 5e-4 keeps it under 3e-7 J.)
+/// before U is computed exactly again: at an impact, where the force is far from linear over a
+/// step, the tracked U must stay within a few parts in 10⁵ of the exact one.
 pub const RETRACK_FRACTION: f64 = 5e-4;
 
 /// One tracked pair.

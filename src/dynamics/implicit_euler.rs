@@ -27,9 +27,8 @@ pub const MAX_NEWTON_ITERATIONS: usize = 12;
 
 /// Steps a pair's derivatives are reused for before they are evaluated again. They only shape
 /// Newton's matrix (the residual holds the exact forces), so recent ones converge to the same
-/// solution; an evaluation with derivatives costs about five force-only ones, so at 8 steps a
-/// resting run spent a quarter of its time on them (32: sphere_drop and boxes_16 take 30% less
-/// CPU time, with as many Newton iterations).
+/// solution. An evaluation with derivatives costs about five force-only ones, so they are
+/// reused for as long as a resting or sliding contact's Newton iterations stay as few.
 pub const DERIVATIVE_REUSE_STEPS: u32 = 32;
 
 /// Steps after which a pair's derivatives are forgotten altogether. Until then, expired ones
@@ -42,18 +41,15 @@ const FORGET_AFTER_STEPS: u32 = 4 * DERIVATIVE_REUSE_STEPS;
 /// Newton iterations within a step after which the derivatives are taken fresh at every
 /// iterate, unless the step converges fast with the ones it has (below): a step that needs a
 /// third iteration may have derivatives that no longer fit (a rolling cylinder's patch crosses
-/// its mesh every step), and Newton with fresh ones converges quadratically. Taken fresh only at
-/// the third iterate, the rolling cylinder converged linearly (θ ≈ 0.8) and missed the
-/// tolerance in 142 of 500 steps with 2573 evaluations; fresh at every iterate from the third
-/// on, 8 steps and 1482 evaluations (resting scenes, which converge in one or two iterations,
-/// are unchanged).
+/// its mesh every step), and Newton with fresh ones converges quadratically where stale ones
+/// converge only linearly. Resting scenes converge in one or two iterations and never get here.
 const FRESH_DERIVATIVES_AFTER: usize = 2;
 
 /// The convergence rate θ (the last update's size over the one before) up to which a step
 /// keeps the derivatives it has past [`FRESH_DERIVATIVES_AFTER`]: each further force-only
 /// iterate shrinks the error θ-fold, and an evaluation with derivatives costs five to seven
-/// force-only ones. A sphere's impact converges at θ ≈ 0.02–0.2 with the last step's
-/// derivatives: fresh ones at every impact step were a quarter of sphere_drop's time.
+/// force-only ones, so a step that converges this fast (an impact, θ ≈ 0.02–0.2 with the last
+/// step's derivatives) keeps them.
 const SLOW_THETA: f64 = 0.25;
 
 /// How many times the residual grows in a full step along a direction from earlier derivatives

@@ -37,8 +37,8 @@ use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
 /// this many times over before its projection. A chain of contacts (a stack) passes its
-/// corrections along in about a quarter of the sweeps (a cold 5-box stack: ≈ 180 → ≈ 50); a
-/// lone contact, solved exactly by the first sweep, is untouched.
+/// corrections along in about a quarter of the sweeps; a lone contact, solved exactly by the
+/// first sweep, is untouched.
 const OVER_RELAXATION: f64 = 1.5;
 
 /// The penetration depth (V/|G|) the position correction leaves (m): the volume a contact needs

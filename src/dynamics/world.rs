@@ -87,8 +87,7 @@ impl World {
             return Ok(loads);
         };
         let poses = self.poses(t, y);
-        // Small scenes' temporaries stay on the stack (a heap allocation each was a few % of a
-        // one-body step).
+        // Small scenes' temporaries stay on the stack: no heap allocation per query.
         let coms: SmallVec<[Point3; 8]> =
             self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
         let active = self.model.candidate_pairs(&poses);

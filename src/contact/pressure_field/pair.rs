@@ -15,10 +15,9 @@ use crate::math::{Isometry3, Matrix3, Plane, Point3, Twist, Vector3};
 /// Runs `body` with `p` bound to each convex piece of cell `c` of compliant mesh `m`: the
 /// cell, or with `fine` each of its tets. `body` is a labelled block (`'p: { … }`); `break 'p`
 /// ends the piece. A piece that is a tet ([`TetPiece`], the usual case: most cells are one tet)
-/// has its points and planes as arrays, so that its loops are unrolled as they were before
-/// cells; a larger cell is a [`CellPiece`]. (A macro rather than a function taking a closure:
-/// the closure, called from several places, was not inlined, and the slices' loops were not
-/// unrolled: together 5–13% of a query on meshes whose cells are all tets.)
+/// has its points and planes as arrays, so that its loops are unrolled; a larger cell is a
+/// [`CellPiece`]. (A macro rather than a function taking a closure: such a closure, called from
+/// several places, is not inlined, and slices' loops are not unrolled.)
 macro_rules! for_pieces {
     ($m:expr, $c:expr, $fine:expr, |$p:ident| $label:lifetime: { $($body:tt)* }) => {{
         let (cells, c) = (&$m.cells, $c as usize);
