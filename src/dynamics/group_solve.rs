@@ -273,13 +273,12 @@ pub fn set_velocity_and_advance(
     dt: f64,
     y: &mut [f64],
 ) {
-    use crate::math::UnitQuaternion;
     let Some(block) = world.coords.free(i) else { return };
     let v = block.velocity(start) + dv;
     let w = block.angular_velocity(start) + dw;
     block.set_velocity(y, &v);
     block.set_angular_velocity(y, &w);
-    block.set_com(y, &(block.com(start) + v * dt));
-    let q = (UnitQuaternion::from_scaled_axis(w * dt) * block.orientation(start)).into_inner();
+    let (com, q) = block.advanced_pose(start, &v, &w, dt);
+    block.set_com(y, &com);
     block.set_quaternion(y, &q);
 }

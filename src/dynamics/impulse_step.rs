@@ -2,8 +2,9 @@
 //! velocity without contact at the start of a step, and the move at its end with the energy it
 //! books.
 
+use super::coordinates::InverseMass;
 use super::world::World;
-use crate::math::{Isometry3, Matrix3, Point3, Twist, UnitQuaternion, Vector3};
+use crate::math::{Isometry3, Point3, Twist, Vector3};
 use nalgebra::Vector6;
 
 /// Each body at the start of a step.
@@ -15,7 +16,7 @@ pub(super) struct StepStart {
     /// their prescribed motion.
     pub velocity: Vec<Vector6<f64>>,
     /// The bodies that move: (1/m, I⁻¹ in the world frame).
-    pub inverse_mass: Vec<Option<(f64, Matrix3)>>,
+    pub inverse_mass: Vec<Option<InverseMass>>,
 }
 
 impl StepStart {
@@ -42,10 +43,10 @@ impl StepStart {
             let mut w = twist.angular;
             if world.coords.is_free(i) && moves(i) {
                 let inertia = world.world_inertia(i, y);
-                let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
+                let inverse = InverseMass::new(body.mass, &inertia);
                 v += dt * (world.gravity + body.force / body.mass);
-                w += dt * (inverse * (body.torque - w.cross(&(inertia * w))));
-                out.inverse_mass[i] = Some((1.0 / body.mass, inverse));
+                w += dt * (inverse.angular * (body.torque - w.cross(&(inertia * w))));
+                out.inverse_mass[i] = Some(inverse);
             }
             out.velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
         }
@@ -82,10 +83,10 @@ pub(super) fn advance(
         applied_work += dt * (body.force.dot(&lin) + body.torque.dot(&ang));
         correction_energy -= body.mass * world.gravity.dot(&(Vector3::new(p[0], p[1], p[2]) * dt));
         // The state holds the centre of mass and its velocity.
-        block.set_com(y, &(block.com(y) + move_lin * dt));
+        let (com, q) = block.advanced_pose(y, &move_lin, &move_ang, dt);
+        block.set_com(y, &com);
         block.set_velocity(y, &lin);
         block.set_angular_velocity(y, &ang);
-        let q = (UnitQuaternion::from_scaled_axis(move_ang * dt) * block.orientation(y)).into_inner();
         block.set_quaternion(y, &q);
     }
     let (kinetic, gravity) = world.motion_energies(y);

@@ -46,13 +46,6 @@ type Jacobian = SmallVec<[(usize, Vector6<f64>); 2]>;
 /// or not yet present; planar bodies only move in x, z and turn about y).
 type Bodies = StepStart;
 
-/// M⁻¹·j for a body with inverse mass and inertia `(m_inv, i_inv)`.
-fn inverse_mass_times(&(m_inv, i_inv): &(f64, Matrix3), j: &Vector6<f64>) -> Vector6<f64> {
-    let lin = m_inv * Vector3::new(j[0], j[1], j[2]);
-    let ang = i_inv * Vector3::new(j[3], j[4], j[5]);
-    Vector6::new(lin.x, lin.y, lin.z, ang.x, ang.y, ang.z)
-}
-
 /// One LCP unknown: its impulse's velocity map (empty for slacks) and, for output, where the
 /// impulse acts on each body and along which direction.
 struct Unknown {
@@ -104,7 +97,7 @@ pub fn step(
     // Poses one explicit step ahead with the current velocities (contact identification).
     let mut next: Vec<Isometry3> = poses.iter().map(|(p, _)| *p).collect();
     for (i, free) in bodies.inverse_mass.iter_mut().enumerate() {
-        let Some((_, inertia)) = free else { continue };
+        let Some(inverse) = free else { continue };
         let (pose, twist) = &poses[i];
         next[i] = Isometry3::from_parts(
             Translation3::from(pose.translation.vector + dt * twist.linear),
@@ -116,8 +109,8 @@ pub fn step(
             v[1] = 0.0;
             v[3] = 0.0;
             v[5] = 0.0;
-            *inertia = Matrix3::zeros();
-            inertia[(1, 1)] = 1.0 / world.world_inertia(i, y)[(1, 1)];
+            inverse.angular = Matrix3::zeros();
+            inverse.angular[(1, 1)] = 1.0 / world.world_inertia(i, y)[(1, 1)];
         }
     }
     // Constraint sets of the pairs that may touch.
@@ -338,7 +331,7 @@ fn coupling(g_s: &Jacobian, g_r: &Jacobian, bodies: &Bodies) -> f64 {
                 if b == c
                     && let Some(m) = &bodies.inverse_mass[*b]
                 {
-                    sum += gx.dot(&inverse_mass_times(m, gy));
+                    sum += gx.dot(&m.times(gy));
                 }
             }
         }
@@ -431,7 +424,7 @@ fn matrices(p: &Problem, bodies: &Bodies) -> (DMatrix<f64>, DVector<f64>) {
         .map(|u| {
             u.column
                 .iter()
-                .filter_map(|(b, j)| bodies.inverse_mass[*b].as_ref().map(|m| (*b, inverse_mass_times(m, j))))
+                .filter_map(|(b, j)| bodies.inverse_mass[*b].as_ref().map(|m| (*b, m.times(j))))
                 .collect()
         })
         .collect();
@@ -467,7 +460,7 @@ fn apply_impulses(problem: &Problem, z: &DVector<f64>, bodies: &Bodies, velocity
         }
         for (body, j) in &u.column {
             if let Some(m) = &bodies.inverse_mass[*body] {
-                velocity[*body] += inverse_mass_times(m, j) * z[k];
+                velocity[*body] += m.times(j) * z[k];
             }
         }
     }

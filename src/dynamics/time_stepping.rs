@@ -23,6 +23,7 @@
 //! taken back from it. A step that gains energy (a failing solve) is not hidden: the run's
 //! energy watch sees it.
 
+use super::coordinates::InverseMass;
 use super::error::DynamicsError;
 use super::impulse_step::{StepStart, advance};
 use super::solver_report::SolverReport;
@@ -97,8 +98,8 @@ impl<const N: usize> Rows<N> {
             let j: SMatrix<f64, N, 6> =
                 jacobian(frame, &(at - bodies.com[body]), sign).fixed_rows::<N>(0).into();
             match bodies.inverse_mass[body] {
-                Some((m_inv, i_inv)) => {
-                    let w = block_diag(m_inv, &i_inv) * j.transpose();
+                Some(m) => {
+                    let w = block_diag(m.linear, &m.angular) * j.transpose();
                     rows.s += j * w;
                     rows.parts.push((body, j, w));
                 }
@@ -128,7 +129,7 @@ impl<const N: usize> Rows<N> {
 /// Each body's centre of mass and inverse mass and inertia (`None`: not moved by impulses).
 struct Bodies {
     com: Vec<Point3>,
-    inverse_mass: Vec<Option<(f64, Matrix3)>>,
+    inverse_mass: Vec<Option<InverseMass>>,
 }
 
 /// Advances `y` from `t` by `dt`; `contacts` receives each touching pair's mean wrench over the

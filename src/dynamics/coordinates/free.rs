@@ -3,6 +3,7 @@
 //! read and written through these accessors only; no solver indexes the numbers itself.
 
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Translation3, Twist, UnitQuaternion, Vector3};
+use nalgebra::Vector6;
 
 /// Where one free body's numbers sit in the state vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +111,16 @@ impl FreeBlock {
         r.matrix() * body_inertia * r.matrix().transpose()
     }
 
+    /// The pose a step of `dt` reaches from state `from` moving at centre-of-mass velocity `v`
+    /// and angular velocity `w` (world): x + dt·v and exp(ω·dt) ⊗ q (the stored quaternion
+    /// normalised first). Returns (centre of mass, orientation) for [`FreeBlock::set_com`] and
+    /// [`FreeBlock::set_quaternion`].
+    pub fn advanced_pose(&self, from: &[f64], v: &Vector3, w: &Vector3, dt: f64) -> (Vector3, Quaternion) {
+        let com = self.com(from) + v * dt;
+        let q = (UnitQuaternion::from_scaled_axis(w * dt) * self.orientation(from)).into_inner();
+        (com, q)
+    }
+
     /// Scales the stored quaternion back to unit length (when finite and non-zero).
     pub fn normalize(&self, y: &mut [f64]) {
         let o = self.offset + Self::ORIENTATION;
@@ -122,5 +133,32 @@ impl FreeBlock {
     /// Whether every number of the block is finite.
     pub fn is_finite(&self, y: &[f64]) -> bool {
         self.values(y).iter().all(|x| x.is_finite())
+    }
+}
+
+/// A free body's inverse mass matrix M⁻¹ = diag(1/m, I⁻¹) (world inertia about the centre of
+/// mass), for the velocity change an impulse makes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InverseMass {
+    /// 1/m (1/kg).
+    pub linear: f64,
+    /// I⁻¹ in the world frame (zero for a singular inertia).
+    pub angular: Matrix3,
+}
+
+impl InverseMass {
+    /// From the mass and the world inertia about the centre of mass.
+    pub fn new(mass: f64, world_inertia: &Matrix3) -> InverseMass {
+        InverseMass {
+            linear: 1.0 / mass,
+            angular: world_inertia.try_inverse().unwrap_or_else(Matrix3::zeros),
+        }
+    }
+
+    /// M⁻¹·j for a generalized force (or impulse) j = (force, torque about the centre of mass).
+    pub fn times(&self, j: &Vector6<f64>) -> Vector6<f64> {
+        let lin = self.linear * Vector3::new(j[0], j[1], j[2]);
+        let ang = self.angular * Vector3::new(j[3], j[4], j[5]);
+        Vector6::new(lin.x, lin.y, lin.z, ang.x, ang.y, ang.z)
     }
 }

@@ -6,7 +6,7 @@
 
 mod free;
 
-pub use free::FreeBlock;
+pub use free::{FreeBlock, InverseMass};
 
 /// The position among the free bodies of a body that is not free ([`Coordinates::free_slots`]).
 pub const NOT_FREE: usize = usize::MAX;
