@@ -352,3 +352,35 @@ fn the_example_in_docs_parses() {
     let floor = scene.body("floor").unwrap();
     assert_eq!((floor.contact.slab_thickness, floor.contact.friction), (Some(0.1), 0.5));
 }
+
+/// A scene's kind says before any model is built whether it is an impulse (constraint) model
+/// (the integrator's default and checks depend on it); the model built from it says so again
+/// by its capability. Both agree for every kind, and the model knows its kind.
+#[test]
+fn a_kind_and_the_model_built_from_it_agree_on_forces_or_impulses() {
+    use contactlab::contact::model::Stepping;
+    for kind in [ModelKind::PressureField, ModelKind::Hertz, ModelKind::Volume6d, ModelKind::Peg] {
+        let contact = match kind {
+            ModelKind::PressureField => {
+                "contact = { compliance = \"compliant\", hydroelastic_modulus = 1e6, resolution = 0.02 }"
+            }
+            ModelKind::Hertz => "contact = { material = \"Steel\" }",
+            ModelKind::Volume6d | ModelKind::Peg => "",
+        };
+        let ground = if kind == ModelKind::Hertz { contact } else { "" };
+        let text = format!(
+            "[model]\nkind = \"{}\"\n[[body]]\nname = \"ground\"\nfixed = true\nposition = [0, 0, -0.05]\nshape = {{ type = \"box\", size = [1.0, 1.0, 0.1] }}\n{ground}\n\
+             [[body]]\nname = \"cube\"\nmass = 1.0\nposition = [0, 0, 0.049]\nshape = {{ type = \"box\", size = [0.1, 0.1, 0.1] }}\n{contact}\n",
+            kind.key()
+        );
+        let scene = parse(&text).unwrap_or_else(|e| panic!("{}: {e}", kind.key()));
+        let model = contactlab::scene::contact_model(&scene, false).expect("the model builds");
+        assert_eq!(model.kind(), kind);
+        let impulses = model.stepping() == Stepping::Velocity;
+        assert_eq!(impulses, kind.is_constraint(), "{}", kind.key());
+        assert_eq!(model.force().is_none(), impulses, "{}", kind.key());
+        let poses: Vec<_> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
+        let pairs = model.candidate_pairs(&poses);
+        assert_eq!(pairs, vec![(0, 1)], "{}: the cube may touch the ground", kind.key());
+    }
+}

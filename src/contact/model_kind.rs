@@ -16,7 +16,10 @@ pub enum ModelKind {
 impl ModelKind {
     /// A constraint (velocity-level) model, stepped by `time_stepping`.
     pub fn is_constraint(self) -> bool {
-        matches!(self, ModelKind::Volume6d | ModelKind::Peg)
+        match self {
+            ModelKind::Volume6d | ModelKind::Peg => true,
+            ModelKind::PressureField | ModelKind::Hertz => false,
+        }
     }
 
     /// The key used in scene files and JSON output.
