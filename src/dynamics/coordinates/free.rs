@@ -13,10 +13,12 @@ pub struct FreeBlock {
     offset: usize,
 }
 
+#[inline(always)]
 fn vector(y: &[f64], at: usize) -> Vector3 {
     Vector3::new(y[at], y[at + 1], y[at + 2])
 }
 
+#[inline(always)]
 fn set_vector(y: &mut [f64], at: usize, v: &Vector3) {
     y[at..at + 3].copy_from_slice(v.as_slice());
 }
@@ -38,50 +40,60 @@ impl FreeBlock {
     }
 
     /// Centre of mass (world).
+    #[inline(always)]
     pub fn com(&self, y: &[f64]) -> Vector3 {
         vector(y, self.offset)
     }
 
     /// The orientation as stored (unit up to the integrator's drift).
+    #[inline(always)]
     pub fn quaternion(&self, y: &[f64]) -> Quaternion {
         let o = self.offset + Self::ORIENTATION;
         Quaternion::new(y[o], y[o + 1], y[o + 2], y[o + 3])
     }
 
     /// The orientation, normalised.
+    #[inline(always)]
     pub fn orientation(&self, y: &[f64]) -> UnitQuaternion {
         UnitQuaternion::new_normalize(self.quaternion(y))
     }
 
     /// Velocity of the centre of mass (world).
+    #[inline(always)]
     pub fn velocity(&self, y: &[f64]) -> Vector3 {
         vector(y, self.offset + Self::VELOCITY)
     }
 
     /// Angular velocity (world).
+    #[inline(always)]
     pub fn angular_velocity(&self, y: &[f64]) -> Vector3 {
         vector(y, self.offset + Self::ANGULAR_VELOCITY)
     }
 
+    #[inline(always)]
     pub fn set_com(&self, y: &mut [f64], com: &Vector3) {
         set_vector(y, self.offset, com);
     }
 
+    #[inline(always)]
     pub fn set_quaternion(&self, y: &mut [f64], q: &Quaternion) {
         let o = self.offset + Self::ORIENTATION;
         y[o..o + 4].copy_from_slice(&[q.w, q.i, q.j, q.k]);
     }
 
+    #[inline(always)]
     pub fn set_velocity(&self, y: &mut [f64], v: &Vector3) {
         set_vector(y, self.offset + Self::VELOCITY, v);
     }
 
+    #[inline(always)]
     pub fn set_angular_velocity(&self, y: &mut [f64], w: &Vector3) {
         set_vector(y, self.offset + Self::ANGULAR_VELOCITY, w);
     }
 
     /// The pose of the body frame and its twist (linear velocity of the body-frame origin), for
     /// a body whose centre of mass sits at `com_local` in its frame.
+    #[inline(always)]
     pub fn pose_and_twist(&self, y: &[f64], com_local: &Point3) -> (Isometry3, Twist) {
         let q = self.orientation(y);
         let (v, w) = (self.velocity(y), self.angular_velocity(y));
@@ -91,6 +103,7 @@ impl FreeBlock {
     }
 
     /// The pose of the body frame (see [`FreeBlock::pose_and_twist`]).
+    #[inline(always)]
     pub fn pose(&self, y: &[f64], com_local: &Point3) -> Isometry3 {
         let q = self.orientation(y);
         Isometry3::from_parts(Translation3::from(self.com(y) - q * com_local.coords), q)
@@ -106,6 +119,7 @@ impl FreeBlock {
     }
 
     /// The inertia tensor about the centre of mass in world axes, from the body-frame one.
+    #[inline(always)]
     pub fn world_inertia(&self, y: &[f64], body_inertia: &Matrix3) -> Matrix3 {
         let r = self.orientation(y).to_rotation_matrix();
         r.matrix() * body_inertia * r.matrix().transpose()
@@ -115,6 +129,7 @@ impl FreeBlock {
     /// and angular velocity `w` (world): x + dt·v and exp(ω·dt) ⊗ q (the stored quaternion
     /// normalised first). Returns (centre of mass, orientation) for [`FreeBlock::set_com`] and
     /// [`FreeBlock::set_quaternion`].
+    #[inline(always)]
     pub fn advanced_pose(&self, from: &[f64], v: &Vector3, w: &Vector3, dt: f64) -> (Vector3, Quaternion) {
         let com = self.com(from) + v * dt;
         let q = (UnitQuaternion::from_scaled_axis(w * dt) * self.orientation(from)).into_inner();
@@ -131,6 +146,7 @@ impl FreeBlock {
     }
 
     /// Whether every number of the block is finite.
+    #[inline(always)]
     pub fn is_finite(&self, y: &[f64]) -> bool {
         self.values(y).iter().all(|x| x.is_finite())
     }

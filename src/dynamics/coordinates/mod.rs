@@ -53,21 +53,25 @@ impl Coordinates {
     }
 
     /// Body `i`'s block, if it is free.
+    #[inline(always)]
     pub fn free(&self, i: usize) -> Option<FreeBlock> {
         self.of_body[i]
     }
 
     /// Whether body `i` has coordinates (is free).
+    #[inline(always)]
     pub fn is_free(&self, i: usize) -> bool {
         self.of_body[i].is_some()
     }
 
     /// The free bodies' blocks, in body order.
+    #[inline(always)]
     pub fn free_blocks(&self) -> &[FreeBlock] {
         &self.free
     }
 
     /// The free bodies' indices, in body order.
+    #[inline(always)]
     pub fn free_bodies(&self) -> &[usize] {
         &self.free_bodies
     }
@@ -79,6 +83,7 @@ impl Coordinates {
 
     /// Each body's position among the free bodies, [`NOT_FREE`] for the others (for solvers'
     /// inner loops).
+    #[inline(always)]
     pub fn free_slots(&self) -> &[usize] {
         &self.slot
     }
@@ -92,15 +97,18 @@ impl Coordinates {
     }
 
     /// The energy dissipated by contact so far (J).
+    #[inline(always)]
     pub fn dissipated(&self, y: &[f64]) -> f64 {
         y[self.dissipated_index()]
     }
 
+    #[inline(always)]
     pub fn set_dissipated(&self, y: &mut [f64], energy: f64) {
         y[self.dissipated_index()] = energy;
     }
 
     /// Adds to the dissipated energy.
+    #[inline(always)]
     pub fn add_dissipated(&self, y: &mut [f64], energy: f64) {
         y[self.dissipated_index()] += energy;
     }
@@ -111,15 +119,18 @@ impl Coordinates {
     }
 
     /// The work done on the bodies by applied loads and kinematic bodies so far (J).
+    #[inline(always)]
     pub fn work(&self, y: &[f64]) -> f64 {
         y[self.work_index()]
     }
 
+    #[inline(always)]
     pub fn set_work(&self, y: &mut [f64], work: f64) {
         y[self.work_index()] = work;
     }
 
     /// Adds to the external work.
+    #[inline(always)]
     pub fn add_work(&self, y: &mut [f64], work: f64) {
         y[self.work_index()] += work;
     }
