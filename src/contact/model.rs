@@ -34,6 +34,32 @@ pub enum ContactModel {
     Peg(PegModel),
 }
 
+/// `$body` with `$m` bound to the model of whichever kind `$model` is: static dispatch of a
+/// [`Model`] question (the contact queries sit in every step's hot path).
+macro_rules! each_model {
+    ($model:expr, $m:ident => $body:expr) => {
+        match $model {
+            ContactModel::PressureField($m) => $body,
+            ContactModel::Hertz($m) => $body,
+            ContactModel::Volume6d($m) => $body,
+            ContactModel::Peg($m) => $body,
+        }
+    };
+}
+
+/// `$force` with `$m` bound to a force model, or `$impulse` for an impulse model: static dispatch
+/// of a [`ForceModel`] question. Which kinds are which is [`Model::capability`]'s answer,
+/// checked against this by a test (tests/scene.rs).
+macro_rules! force_or {
+    ($model:expr, $m:ident => $force:expr, impulse => $impulse:expr) => {
+        match $model {
+            ContactModel::PressureField($m) => $force,
+            ContactModel::Hertz($m) => $force,
+            ContactModel::Volume6d(_) | ContactModel::Peg(_) => $impulse,
+        }
+    };
+}
+
 impl ContactModel {
     /// The model, as what every model answers.
     pub fn model(&self) -> &dyn Model {
@@ -46,7 +72,7 @@ impl ContactModel {
     }
 
     pub fn kind(&self) -> ModelKind {
-        self.model().kind()
+        each_model!(self, m => Model::kind(m))
     }
 
     /// A force model or an impulse model, with what that kind answers.
@@ -63,10 +89,7 @@ impl ContactModel {
     }
 
     pub fn stepping(&self) -> Stepping {
-        match self.capability() {
-            Capability::Force(_) => Stepping::Force,
-            Capability::Impulse(_) => Stepping::Velocity,
-        }
+        force_or!(self, _m => Stepping::Force, impulse => Stepping::Velocity)
     }
 
     /// The speed (m/s) at which an impulse model may push an existing overlap out (the energy
@@ -88,20 +111,35 @@ impl ContactModel {
 
     /// Whether contacts start and end at sharp events worth locating in time (point contact).
     pub fn has_events(&self) -> bool {
-        match self.capability() {
-            Capability::Force(f) => f.has_events(),
-            Capability::Impulse(_) => false,
-        }
+        force_or!(self, m => ForceModel::has_events(m), impulse => false)
     }
 
     /// The pairs that may touch at `poses` (broad phase), sorted.
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        self.model().candidate_pairs(poses)
+        each_model!(self, m => Model::candidate_pairs(m, poses))
     }
 
     /// Whether body `i` takes part at time `t` (PEG's `appear_time`).
     pub fn present(&self, i: usize, t: f64) -> bool {
-        self.model().present(i, t)
+        each_model!(self, m => Model::present(m, i, t))
+    }
+
+    /// Whether the model gives contact forces at a state (a force model).
+    pub fn gives_forces(&self) -> bool {
+        force_or!(self, _m => true, impulse => false)
+    }
+
+    /// The contact of pair (a, b) at `poses` under a force model, `None` where it does not touch
+    /// (and under an impulse model, which gives impulses over a step, not forces at a state);
+    /// with derivatives about the reference points `refs` (world frame) when asked for.
+    pub fn evaluate(
+        &self,
+        pair: (usize, usize),
+        poses: &[(Isometry3, Twist)],
+        refs: (&Point3, &Point3),
+        derivatives: Derivatives,
+    ) -> Result<Option<(PairContact, Option<SharedDerivatives>)>, ContactError> {
+        force_or!(self, m => ForceModel::evaluate(m, pair, poses, refs, derivatives), impulse => Ok(None))
     }
 
     /// The elastic energy of a touching pair at `poses` (J): given with its contact, or the
@@ -110,35 +148,23 @@ impl ContactModel {
         if let Some(e) = c.energy {
             return Ok(e);
         }
-        match self.capability() {
-            Capability::Force(f) => f.energy(c, poses),
-            Capability::Impulse(_) => Ok(0.0),
-        }
+        force_or!(self, m => ForceModel::energy(m, c, poses), impulse => Ok(0.0))
     }
 
     /// The signed distance of pair (a, b), for models with events.
     pub fn gap(&self, pair: (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
-        match self.capability() {
-            Capability::Force(f) => f.gap(pair, poses),
-            Capability::Impulse(_) => None,
-        }
+        force_or!(self, m => ForceModel::gap(m, pair, poses), impulse => None)
     }
 
     /// Whether [`ContactModel::accept_step`] does anything: the world skips computing the poses
     /// for it otherwise.
     pub fn remembers_steps(&self) -> bool {
-        match self.capability() {
-            Capability::Force(f) => f.remembers_steps(),
-            Capability::Impulse(_) => false,
-        }
+        force_or!(self, m => ForceModel::remembers_steps(m), impulse => false)
     }
 
     /// After an accepted step: updates the model's contact memory, if it has one.
     pub fn accept_step(&self, poses: &[(Isometry3, Twist)]) {
-        match self.capability() {
-            Capability::Force(f) => f.accept_step(poses),
-            Capability::Impulse(_) => {}
-        }
+        force_or!(self, m => ForceModel::accept_step(m, poses), impulse => ())
     }
 
     /// How deep bodies a and b overlap at `poses` (m), in each model's own measure: the pressure
