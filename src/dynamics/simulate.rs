@@ -50,7 +50,7 @@ pub struct Schedule {
     pub output_dt: f64,
     /// Fixed-step runs: the interval (s) at which outputs compute the elastic energy exactly
     /// (tet clipping); between, it is advanced by the work of the elastic contact forces
-    /// ([`ElasticTracker`]). At most `output_dt` for an exact value in every output. Adaptive
+    /// ([`ElasticTracker`](super::elastic_tracker::ElasticTracker)). At most `output_dt` for an exact value in every output. Adaptive
     /// runs compute it exactly at every output.
     pub exact_energy_dt: f64,
 }
@@ -65,7 +65,7 @@ impl Schedule {
 /// Integrates from t = 0 to the schedule's duration, calling `observe` at t = 0 and then every
 /// `output_dt` (rounded to a whole number of steps for fixed-step integrators) and at the end.
 /// Stops with [`DynamicsError::EnergyGrowth`] when the energy balance is broken (see
-/// [`EnergyWatch`]).
+/// [`EnergyWatch`](super::EnergyWatch)).
 pub fn run(
     world: &World,
     integrator: &Integrator,

@@ -118,7 +118,7 @@ impl Engine {
     }
 
     /// The state's touching pairs and energies for an output after a fixed step (see
-    /// [`FixedStepScheme::output`]), with the state and the run's counts.
+    /// [`FixedStepScheme::output`](super::FixedStepScheme::output)), with the state and the run's counts.
     #[allow(clippy::type_complexity)]
     pub fn fixed_output(
         &mut self,

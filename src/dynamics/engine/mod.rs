@@ -6,7 +6,7 @@
 //! Schemes come in two families, each behind a trait: fixed-step schemes
 //! ([`FixedStepScheme`]: implicit and semi-implicit Euler, velocity-level time stepping) and
 //! adaptive ones ([`AdaptiveScheme`]: dopri5, radau5). [`Engine::new`] picks the scheme of an
-//! [`Integrator`]; a new integrator is a new implementation of its family's trait and one arm
+//! [`Integrator`](crate::dynamics::integrator::Integrator); a new integrator is a new implementation of its family's trait and one arm
 //! there.
 
 mod adaptive;
