@@ -1,8 +1,8 @@
 //! Every example scene loads, evaluates with `contactlab contact` and simulates for a short
 //! while under its own settings (so that the README's examples never rot).
 
-#[test]
-fn every_example_scene_runs_contact() {
+/// Every scene file in examples/, sorted.
+fn example_scenes() -> Vec<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut scenes: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -10,6 +10,12 @@ fn every_example_scene_runs_contact() {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     scenes.sort();
+    scenes
+}
+
+#[test]
+fn every_example_scene_runs_contact() {
+    let scenes = example_scenes();
     assert!(scenes.len() >= 20, "found {} scenes", scenes.len());
     for scene in scenes {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_contactlab"))
@@ -52,13 +58,7 @@ fn numeric_fields(path: &std::path::Path) -> (Vec<f64>, usize) {
 #[test]
 fn every_example_scene_simulates() {
     use contactlab::app::simulation::{SimulateArgs, run};
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut scenes: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    scenes.sort();
+    let scenes = example_scenes();
     let out_root = std::env::temp_dir().join(format!("contactlab-examples-{}", std::process::id()));
     for path in scenes {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();

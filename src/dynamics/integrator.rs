@@ -34,6 +34,19 @@ impl Integrator {
         }
     }
 
+    /// The first step the adaptive schemes try (`None`: their own estimate, and for the
+    /// fixed-step schemes).
+    pub fn initial_step(&self) -> Option<f64> {
+        match self {
+            Integrator::Dopri5 { initial_step, .. } | Integrator::Radau5 { initial_step, .. } => {
+                *initial_step
+            }
+            Integrator::ImplicitEuler { .. }
+            | Integrator::SemiImplicitEuler { .. }
+            | Integrator::TimeStepping { .. } => None,
+        }
+    }
+
     /// The name a scene gives it (`[sim] integrator`).
     pub fn name(&self) -> &'static str {
         match self {

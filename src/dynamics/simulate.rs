@@ -77,14 +77,8 @@ pub fn run(
     // Free flight is a polynomial the adaptive methods integrate exactly, so their error
     // estimate would let the step grow until it jumps over a whole contact: capped at the
     // output interval.
-    let initial_step = match integrator {
-        Integrator::Dopri5 { initial_step, .. } | Integrator::Radau5 { initial_step, .. } => *initial_step,
-        Integrator::ImplicitEuler { .. }
-        | Integrator::SemiImplicitEuler { .. }
-        | Integrator::TimeStepping { .. } => None,
-    };
     let options = AdaptiveOptions {
-        initial_step,
+        initial_step: integrator.initial_step(),
         max_step: Some(output_dt),
         min_step: adaptive_step_floor(output_dt),
         max_steps: adaptive_step_budget(outputs),

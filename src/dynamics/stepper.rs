@@ -71,16 +71,8 @@ impl Stepper {
     /// At the world's initial state. `max_step`: the largest adaptive step (`simulate` uses the
     /// output interval). Radau IIA runs only as a whole (`simulate`).
     pub fn new(world: World, integrator: Integrator, max_step: f64) -> Result<Stepper, DynamicsError> {
-        let initial_step = match &integrator {
-            Integrator::Dopri5 { initial_step, .. } | Integrator::Radau5 { initial_step, .. } => {
-                *initial_step
-            }
-            Integrator::ImplicitEuler { .. }
-            | Integrator::SemiImplicitEuler { .. }
-            | Integrator::TimeStepping { .. } => None,
-        };
         let options = AdaptiveOptions {
-            initial_step,
+            initial_step: integrator.initial_step(),
             max_step: Some(max_step),
             min_step: adaptive_step_floor(max_step),
             max_steps: u64::MAX,
