@@ -546,3 +546,23 @@ fn the_bodies_in_contact_are_the_overlapping_ones() {
     let world = build_world(&apart, false).unwrap();
     assert_eq!(world.bodies_in_contact(0.0, &world.initial_state()), "none");
 }
+
+/// `patch_scale` is refused outside [1e-3, 1e3] with the key and the range (a vanishing scale
+/// once left the spin bound undefined and panicked in the projection); at both ends of the range
+/// a spinning, sliding box runs and stays on the ground.
+#[test]
+fn patch_scale_is_checked_at_load_and_runs_at_both_ends_of_its_range() {
+    let body = "position = [0, 0, 0.05]\nlinear_velocity = [0.5, 0, 0]\nangular_velocity = [0, 0, 5]\nshape = { type = \"box\", size = [0.1, 0.1, 0.1] }";
+    for bad in ["1e-300", "1e-4", "1e4", "0", "-1"] {
+        let text = box_on_ground(&format!("patch_scale = {bad}"), 0.1, 0.5, body);
+        let e = parse_scene(&text, Path::new(".")).expect_err(bad).to_string();
+        let names_range = bad.starts_with('-') || bad == "0" || e.contains("1e-3");
+        assert!(e.contains("patch_scale") && names_range, "{bad}: {e}");
+    }
+    for good in ["1e-3", "1e3"] {
+        let text = box_on_ground(&format!("patch_scale = {good}"), 0.1, 0.5, body);
+        let (rows, o) = run_scene(&text, "box");
+        let z = o.com(&rows.last().unwrap().1).z;
+        assert!((z - 0.05).abs() < 1e-3, "patch_scale = {good}: z = {z}");
+    }
+}

@@ -4,6 +4,11 @@ use super::checks;
 use super::raw::RawModel;
 use super::{ModelKind, Place, SceneError, SpinLimit, Volume6dFormulation, Volume6dSpec};
 
+/// The patch scale k a scene may give: the patch's semi-axes √(k·λ) stay within a factor of
+/// about 30 of the uniform patch's (k = 3), beyond which the patch no longer describes the
+/// contact (and a vanishing one leaves the spin bound undefined).
+pub const PATCH_SCALE_RANGE: (f64, f64) = (1e-3, 1e3);
+
 /// The 6D settings of `[model]`; an error names a key given to another model, or a value out
 /// of range with the valid ones.
 pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<Volume6dSpec, SceneError> {
@@ -40,7 +45,7 @@ pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<V
         }
     }
     if let Some(k) = raw.patch_scale {
-        spec.patch_scale = checks::positive(&place, "patch_scale", k, "")?;
+        spec.patch_scale = checks::within(&place, "patch_scale", k, PATCH_SCALE_RANGE, "")?;
     }
     if let Some(n) = raw.iterations {
         if !(1..=100_000_000).contains(&n) {

@@ -70,6 +70,13 @@ impl Plan {
                     "add --range KEY=LO:HI for each key to sample",
                 ));
             }
+            (Some(n), false) if n > MAX_RUNS => {
+                return Err(argument(
+                    &format!("--samples {n}"),
+                    &format!("more than the {MAX_RUNS} runs a sweep may take"),
+                    &format!("give --samples N with N ≤ {MAX_RUNS}"),
+                ));
+            }
             (Some(n), false) => latin_hypercube(ranges, n, seed),
             (None, false) => {
                 return Err(argument(
@@ -312,6 +319,11 @@ mod tests {
             let e = Plan::new(&sets, &ranges, samples, 0).unwrap_err().to_string();
             assert!(e.contains("give") || e.contains("add"), "{e}");
         }
+        // A sample count past the run cap is refused before any sample is drawn.
+        let range = [parse_range("a=0:1").unwrap()];
+        let e = Plan::new(&[], &range, Some(1_000_000_000_000), 0).unwrap_err().to_string();
+        assert!(e.contains("--samples 1000000000000") && e.contains("N ≤ 1000000"), "{e}");
+        assert!(Plan::new(&[], &range, Some(MAX_RUNS + 1), 0).is_err());
         assert!(parse_range("a=1:1").is_err());
         assert!(parse_range("a=1").is_err());
         assert!(parse_range("a=x:2").is_err());
