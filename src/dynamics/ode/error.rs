@@ -13,7 +13,7 @@ pub enum OdeError {
     )]
     StepTooSmall { t: f64, step: f64 },
     /// More steps (accepted plus rejected) than `AdaptiveOptions::max_steps` were needed.
-    #[error("the step limit was reached at t = {t_text}; raise max_steps or loosen the tolerances", t_text = crate::math::compact(*.t)
+    #[error("the run's step budget was spent at t = {t_text} (too many small steps): loosen the tolerances (rtol, atol)", t_text = crate::math::compact(*.t)
     )]
     TooManySteps { t: f64 },
     /// The implicit method's Newton iteration kept failing while the step shrank to the minimum.
