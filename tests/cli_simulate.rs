@@ -185,6 +185,14 @@ fn runs_that_would_never_end_or_overshoot_are_rejected_at_load() {
             "[sim] dt = 0.5 s is longer than duration = 0.05 s (the run would simulate 0.5 s); use dt ≤ duration",
         ),
         (
+            "duration = 0.05\ndt = 1e300\nintegrator = \"dopri5\"",
+            "[sim] dt = 1e300 s (the first adaptive step) is longer than duration = 0.05 s",
+        ),
+        (
+            "duration = 0.05\ndt = 0.5\nintegrator = \"radau5\"",
+            "[sim] dt = 0.5 s (the first adaptive step) is longer than duration = 0.05 s",
+        ),
+        (
             "duration = 0.05\ndt = 1e-300",
             "[sim] duration / dt = 5e298 steps, more than the 1e9 a run may take",
         ),

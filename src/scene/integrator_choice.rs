@@ -41,6 +41,17 @@ pub fn integrator_choice(scene: &Scene) -> Result<(Integrator, Schedule)> {
     let sim = &scene.sim;
     let name = sim.integrator.as_deref().unwrap_or(default_integrator(scene.model));
     let tolerances = || Tolerances::new(sim.rtol.unwrap_or(1e-6), sim.atol.unwrap_or(1e-8));
+    // An adaptive run's dt is its first step: within the run, as a fixed step is.
+    let initial_step = || -> Result<Option<f64>> {
+        match sim.dt {
+            Some(dt) if dt > sim.duration => bail!(
+                "[sim] dt = {} s (the first adaptive step) is longer than duration = {} s; use dt ≤ duration, or remove dt (the method picks its first step)",
+                compact(dt),
+                compact(sim.duration)
+            ),
+            dt => Ok(dt),
+        }
+    };
     let fixed_step = |name: &str| -> Result<f64> {
         if sim.rtol.is_some() || sim.atol.is_some() {
             bail!(
@@ -77,8 +88,8 @@ pub fn integrator_choice(scene: &Scene) -> Result<(Integrator, Schedule)> {
         "time_stepping" => Integrator::TimeStepping { dt: fixed_step(name)? },
         "implicit_euler" => Integrator::ImplicitEuler { dt: fixed_step(name)? },
         "semi_implicit_euler" => Integrator::SemiImplicitEuler { dt: fixed_step(name)? },
-        "dopri5" => Integrator::Dopri5 { tolerances: tolerances(), initial_step: sim.dt },
-        "radau5" => Integrator::Radau5 { tolerances: tolerances(), initial_step: sim.dt },
+        "dopri5" => Integrator::Dopri5 { tolerances: tolerances(), initial_step: initial_step()? },
+        "radau5" => Integrator::Radau5 { tolerances: tolerances(), initial_step: initial_step()? },
         other => bail!("[sim] integrator `{other}` is unknown; use one of: {}", INTEGRATORS.join(", ")),
     };
     let output_dt = sim
