@@ -677,6 +677,18 @@ fn mesh_file_errors_say_what_and_where() {
     let message = read_points(&bad).unwrap_err().to_string();
     assert!(message.contains("line 3") && message.contains("x1"), "{message}");
 
+    // A convex body's OBJ is its points, but a face naming a vertex the file lacks (99, 0, or
+    // further back than the vertices before it) is a broken file, refused with its line.
+    for (face, index) in [("f 1 2 99", "99"), ("f 0 1 2", "0"), ("f -1 -2 -4", "-4"), ("f 1 x 2", "x")] {
+        let broken = dir.join("broken.obj");
+        std::fs::write(&broken, format!("v 0 0 0\nv 1 0 0\nv 0 1 0\n{face}\nv 0 0 1\n")).unwrap();
+        let message = read_points(&broken).unwrap_err().to_string();
+        assert!(message.contains("line 4") && message.contains(index), "{face}: {message}");
+    }
+    let fine = dir.join("fine.obj");
+    std::fs::write(&fine, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -1 -2 -3\nv 0 0 1\nf 1 2/7 4//2\n").unwrap();
+    assert_eq!(read_points(&fine).unwrap().len(), 4);
+
     let nan = dir.join("nan.stl");
     std::fs::write(&nan, "solid a\nvertex 0 0 0\nvertex 1 NaN 0\n").unwrap();
     let message = read_points(&nan).unwrap_err().to_string();

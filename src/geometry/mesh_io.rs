@@ -77,12 +77,38 @@ fn parse_xyz<'a>(mut fields: impl Iterator<Item = &'a str>, line: usize) -> Resu
     Ok(Point3::new(xyz[0], xyz[1], xyz[2]))
 }
 
+/// The points of an OBJ file (its `v` lines). Its faces are not needed (a convex body is the
+/// hull of the points) but are checked as a surface mesh's are: a face that names a vertex the
+/// file does not have is a broken file, not a hull.
 fn parse_obj(text: &str) -> Result<Vec<Point3>, String> {
     let mut points = Vec::new();
+    // (line, index as written, vertices before the line) of every face corner.
+    let mut corners = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let mut fields = line.split_whitespace();
-        if fields.next() == Some("v") {
-            points.push(parse_xyz(fields, i + 1)?);
+        match fields.next() {
+            Some("v") => points.push(parse_xyz(fields, i + 1)?),
+            Some("f") => {
+                for corner in fields {
+                    let index = corner.split('/').next().unwrap_or("");
+                    let index: i64 = index.parse().map_err(|_| {
+                        format!("line {}: face corner `{corner}` is not a vertex index", i + 1)
+                    })?;
+                    corners.push((i + 1, index, points.len()));
+                }
+            }
+            _ => {}
+        }
+    }
+    let n = points.len() as i64;
+    // A file without vertices is refused as such by the caller.
+    for (line, index, before) in corners.into_iter().filter(|_| n > 0) {
+        // OBJ counts from 1; a negative index counts back from the latest vertex.
+        let valid = (1..=n).contains(&index) || (index < 0 && -index <= before as i64);
+        if !valid {
+            return Err(format!(
+                "line {line}: a face refers to vertex {index} but there are only {n} vertices (counting from 1); fix the face's indices"
+            ));
         }
     }
     Ok(points)
