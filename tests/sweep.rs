@@ -225,3 +225,30 @@ fn penetration_is_the_depth_the_bodies_overlap() {
         assert_eq!(model.penetration((0, 1), &apart).unwrap(), Some(0.0), "{kind}");
     }
 }
+
+/// A sweep folder whose sweep.json does not read back, or an --out that is a file, is an error
+/// naming the file and the fix (not a bare parser or OS message); a run whose result.json is cut
+/// is run again.
+#[test]
+fn broken_sweep_folders_say_which_file_and_what_to_do() {
+    let dir = temp_dir("broken");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sphere_drop.toml");
+    let sets: Vec<_> = ["sim.duration=0.01"].iter().map(|s| grid::parse_set(s).unwrap()).collect();
+    let plan = Plan::new(&sets, &[], None, 0).unwrap();
+    let options = |out: PathBuf| SweepOptions { out, jobs: 1, progress: ProgressMode::Off };
+    let out = dir.join("corrupt");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("sweep.json"), "not json").unwrap();
+    let e = run_sweep(&scene, &plan, &options(out.clone())).unwrap_err().to_string();
+    assert!(e.contains("sweep.json") && e.contains("delete it"), "{e}");
+    // A run whose record is cut is run again (it did not finish).
+    let out = dir.join("cut");
+    run_sweep(&scene, &plan, &options(out.clone())).unwrap();
+    std::fs::write(out.join("runs/0000/result.json"), "{\"status\": ").unwrap();
+    let again = run_sweep(&scene, &plan, &options(out.clone())).unwrap();
+    assert_eq!(again[0].status, RunStatus::Ok);
+    let file = dir.join("a_file");
+    std::fs::write(&file, "").unwrap();
+    let e = run_sweep(&scene, &plan, &options(file)).unwrap_err().to_string();
+    assert!(e.contains("a_file") && e.contains("another --out"), "{e}");
+}

@@ -19,10 +19,14 @@ pub enum SweepError {
         dir.display()
     )]
     Different { dir: PathBuf, what: String },
-    #[error("{}: {source}", path.display())]
+    #[error(
+        "{}: {source}; check that it is a folder (or file) you may read and write, or give another --out",
+        path.display()
+    )]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{}: {problem}", path.display())]
-    Corrupt { path: PathBuf, problem: String },
+    /// A file the sweep wrote (or the scene text) that does not read back.
+    #[error("{}: {problem}; {fix}", path.display())]
+    Corrupt { path: PathBuf, problem: String, fix: String },
 }
 
 impl SweepError {

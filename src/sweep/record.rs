@@ -58,8 +58,11 @@ impl RunRecord {
     /// Reads a record saved by [`RunRecord::save`].
     pub fn load(path: &Path) -> Result<RunRecord, SweepError> {
         let text = std::fs::read_to_string(path).map_err(SweepError::io(path))?;
-        serde_json::from_str(&text)
-            .map_err(|e| SweepError::Corrupt { path: path.into(), problem: e.to_string() })
+        serde_json::from_str(&text).map_err(|e| SweepError::Corrupt {
+            path: path.into(),
+            problem: format!("not a run's record ({e})"),
+            fix: "delete the run's folder and run the sweep again: it runs what is missing".into(),
+        })
     }
 
     /// Saves the record as JSON, whole or not at all (written beside, then renamed): a sweep

@@ -219,6 +219,7 @@ pub(crate) fn scene_table(text: &str, base_dir: &Path) -> Result<toml::Table, Sw
     toml::from_str(text).map_err(|e| SweepError::Corrupt {
         path: base_dir.join("(scene text)"),
         problem: format!("not TOML: {e}"),
+        fix: "fix the scene file's TOML".into(),
     })
 }
 
@@ -237,8 +238,11 @@ fn check_sweep_file(out: &Path, file: SweepFile) -> Result<(), SweepError> {
     let path = out.join("sweep.json");
     if path.exists() {
         let text = std::fs::read_to_string(&path).map_err(SweepError::io(&path))?;
-        let old: SweepFile = serde_json::from_str(&text)
-            .map_err(|e| SweepError::Corrupt { path: path.clone(), problem: e.to_string() })?;
+        let old: SweepFile = serde_json::from_str(&text).map_err(|e| SweepError::Corrupt {
+            path: path.clone(),
+            problem: format!("not a sweep's record ({e})"),
+            fix: "delete it (or the whole folder) to start the sweep again, or give another --out".into(),
+        })?;
         let what = if old.scene_hash != file.scene_hash {
             "the scene file changed"
         } else if old.keys != file.keys {
