@@ -167,7 +167,10 @@ pub fn run_with(
         Integrator::TimeStepping { .. } => {
             Some(app::SolverCsv::create(&args.out, scene.model == ModelKind::Peg)?)
         }
-        _ => None,
+        Integrator::ImplicitEuler { .. }
+        | Integrator::SemiImplicitEuler { .. }
+        | Integrator::Dopri5 { .. }
+        | Integrator::Radau5 { .. } => None,
     };
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
     let outputs = (scene.sim.duration / output_dt).ceil() as usize + 1;

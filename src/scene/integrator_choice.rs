@@ -29,9 +29,9 @@ pub const INTEGRATORS: [&str; 4] = ["implicit_euler", "semi_implicit_euler", "do
 /// locates exactly (docs/simulation.md).
 pub fn default_integrator(model: ModelKind) -> &'static str {
     match model {
+        ModelKind::PressureField => "implicit_euler",
         ModelKind::Hertz => "dopri5",
-        kind if kind.is_constraint() => "time_stepping",
-        _ => "implicit_euler",
+        ModelKind::Volume6d | ModelKind::Peg => "time_stepping",
     }
 }
 
