@@ -384,3 +384,36 @@ fn a_kind_and_the_model_built_from_it_agree_on_forces_or_impulses() {
         assert_eq!(pairs, vec![(0, 1)], "{}: the cube may touch the ground", kind.key());
     }
 }
+
+/// Friction, dissipation and a planar body's moment of inertia are refused outside their
+/// ranges (docs/scene.md, "Ranges") with the key: 1e300 and 1e-300 once reached the solvers and
+/// came back as NaN in an LCP or an unnamed overflow.
+#[test]
+fn friction_dissipation_and_moment_of_inertia_are_checked_against_their_ranges() {
+    let ball = |extra: &str| {
+        format!(
+            "[[body]]\nname = \"ball\"\nmass = 1.0\nshape = {{ type = \"sphere\", radius = 0.1 }}\n\
+             contact = {{ compliance = \"compliant\", hydroelastic_modulus = 1e5, resolution = 0.01, {extra} }}\n"
+        )
+    };
+    for (extra, key) in [
+        ("friction = 1e300", "contact.friction"),
+        ("friction = 11.0", "contact.friction"),
+        ("dissipation = 1e300", "contact.dissipation"),
+        ("dissipation = -1.0", "contact.dissipation"),
+    ] {
+        assert_mentions(&message(&ball(extra)), &[key]);
+    }
+    assert!(parse(&ball("friction = 10.0, dissipation = 1e4")).is_ok());
+    let planar = |j: &str| {
+        format!(
+            "[model]\nkind = \"peg\"\nplanar = true\n[[body]]\nname = \"floor\"\nfixed = true\nshape = {{ type = \"halfspace\" }}\n\
+             [[body]]\nname = \"block\"\nmass = 1.0\nmoment_of_inertia = {j}\nposition = [0, 0, 0.1]\n\
+             shape = {{ type = \"polygon\", vertices = [[-0.1, -0.1], [0.1, -0.1], [0.1, 0.1], [-0.1, 0.1]] }}\n"
+        )
+    };
+    for j in ["1e-30", "1e300"] {
+        assert_mentions(&message(&planar(j)), &["moment_of_inertia"]);
+    }
+    assert!(parse(&planar("0.003")).is_ok());
+}

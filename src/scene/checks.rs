@@ -135,6 +135,12 @@ pub(super) mod range {
     pub const FORCE: f64 = 1e12;
     /// Hertz's elastic contact reduction factor k_red.
     pub const REDUCTION: (f64, f64) = (1e-12, 1e3);
+    /// Friction coefficient μ: frictionless … ten times the grippiest rubber.
+    pub const FRICTION: (f64, f64) = (0.0, 10.0);
+    /// Hunt–Crossley dissipation (s/m): none … critically damped at a thousand m/s and more.
+    pub const DISSIPATION: (f64, f64) = (0.0, 1e4);
+    /// A planar body's moment of inertia (kg·m²): the extremes of MASS times LENGTH².
+    pub const MOMENT_OF_INERTIA: (f64, f64) = (1e-23, 1e19);
 }
 
 /// `value` is finite, positive and within `[lo, hi]` (`unit` for the message).

@@ -1,8 +1,6 @@
 //! One `[[body]]` table → [`BodySpec`].
 
-use super::checks::{
-    finite, finite_n, norm_at_most, not_allowed, positive, positive_n, range, signed_within, within,
-};
+use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive_n, range, signed_within, within};
 use super::orientation::unit_quaternion;
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_shape;
@@ -53,7 +51,7 @@ pub(super) fn body_spec(
     };
     let moment_of_inertia = match raw.moment_of_inertia {
         Some(_) if !planar => return Err(planar_only("moment_of_inertia", "use `inertia` in 3D")),
-        Some(j) => Some(positive(place, "moment_of_inertia", j, "kg·m²")?),
+        Some(j) => Some(within(place, "moment_of_inertia", j, range::MOMENT_OF_INERTIA, "kg·m²")?),
         None => None,
     };
     if planar {

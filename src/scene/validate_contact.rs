@@ -1,6 +1,6 @@
 //! `contact = { ... }` → [`ContactSpec`], with the rules that tie it to the shape.
 
-use super::checks::{non_negative, not_allowed, positive, range, required, within};
+use super::checks::{non_negative, not_allowed, positive, range, required, signed_within, within};
 use super::raw::RawContact;
 use super::{Compliance, ContactSpec, Place, SceneError};
 use crate::geometry::Shape;
@@ -26,8 +26,8 @@ pub(super) fn contact_spec(
             "Pa",
         )?,
         resolution: opt_within("contact.resolution", raw.resolution, range::LENGTH, "m")?,
-        dissipation: non_negative(place, "contact.dissipation", raw.dissipation.unwrap_or(0.0))?,
-        friction: non_negative(place, "contact.friction", raw.friction.unwrap_or(0.0))?,
+        dissipation: in_range(place, "contact.dissipation", raw.dissipation, range::DISSIPATION, "s/m")?,
+        friction: in_range(place, "contact.friction", raw.friction, range::FRICTION, "")?,
         slab_thickness: opt_within("contact.slab_thickness", raw.slab_thickness, range::LENGTH, "m")?,
         material: raw.material.clone(),
         youngs_modulus: opt_within("contact.youngs_modulus", raw.youngs_modulus, range::MODULUS, "Pa")?,
@@ -97,4 +97,16 @@ pub(super) fn contact_spec(
         }
     }
     Ok(spec)
+}
+
+/// An optional value ≥ 0 (absent: 0) within `range` (`unit` for the message).
+fn in_range(
+    place: &Place,
+    key: &str,
+    value: Option<f64>,
+    range: (f64, f64),
+    unit: &str,
+) -> Result<f64, SceneError> {
+    let value = non_negative(place, key, value.unwrap_or(0.0))?;
+    signed_within(place, key, value, range, unit)
 }
