@@ -148,6 +148,24 @@ fn a_malformed_trajectory_names_the_line() {
     assert!(!run.status.success());
     let place = format!("trajectory.csv line {}", last + 1);
     assert!(stderr.contains(&place) && stderr.contains("`oops`"), "{stderr}");
+    // A NaN or infinite number is damage too (a run never writes one): named with its line.
+    for (file, bad) in [("trajectory.csv", "NaN"), ("energy.csv", "inf")] {
+        simulate(&example("box_drop.toml"), &out, &[]);
+        let path = out.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let last = lines.len() - 1;
+        let mut fields: Vec<String> = lines[last].split(',').map(String::from).collect();
+        let k = fields.len() - 1;
+        fields[k] = bad.into();
+        lines[last] = fields.join(",");
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let run = contactlab(&["view", &example("box_drop.toml"), out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{file} with {bad} was drawn");
+        let place = format!("{file} line {}", last + 1);
+        assert!(stderr.contains(&place) && stderr.contains("not a finite number"), "{stderr}");
+    }
 }
 
 #[test]

@@ -184,10 +184,17 @@ fn check_header(path: &Path, line: &str, columns: &[&str]) -> Result<(), ViewErr
     Ok(())
 }
 
+/// A field that must be a finite number: runs stop before they write NaN or infinity, so one
+/// in a file is damage, not data.
 fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64, ViewError> {
-    text.trim()
+    let value: f64 = text
+        .trim()
         .parse()
-        .map_err(|_| malformed(path, line, format!("column `{column}` holds `{text}`, not a number")))
+        .map_err(|_| malformed(path, line, format!("column `{column}` holds `{text}`, not a number")))?;
+    if !value.is_finite() {
+        return Err(malformed(path, line, format!("column `{column}` holds `{text}`, not a finite number")));
+    }
+    Ok(value)
 }
 
 fn malformed(path: &Path, line: usize, problem: String) -> ViewError {
