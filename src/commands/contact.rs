@@ -3,7 +3,7 @@
 
 use crate::app;
 use crate::contact::model::{
-    BodyMesh, Capability, ContactModel, Derivatives, ForceModel, ImpulseSolver, PairContact,
+    BodyMesh, Capability, ContactModel, Derivatives, Forces, ImpulseSolver, PairContact,
 };
 use crate::contact::surface::ContactSurface;
 use crate::math::{Isometry3, Point3, Twist};
@@ -62,18 +62,18 @@ pub fn query(
     poses: &[(Isometry3, Twist)],
     pairs: &[(usize, usize)],
 ) -> Result<Vec<Option<PairContact>>> {
-    let Some(force) = model.force() else {
+    let Some(forces) = model.forces() else {
         bail!("kind = \"{}\" gives impulses over a step, not contact forces at a state", model.kind().key())
     };
     let mut out = Vec::with_capacity(pairs.len());
-    query_into(force, poses, pairs, &mut out)?;
+    query_into(forces, poses, pairs, &mut out)?;
     Ok(out)
 }
 
 /// [`query`] into `out` (cleared first): `--repeat` reuses one vector, so that it times the
 /// queries rather than the allocation of their results.
 fn query_into(
-    model: &dyn ForceModel,
+    forces: Forces,
     poses: &[(Isometry3, Twist)],
     pairs: &[(usize, usize)],
     out: &mut Vec<Option<PairContact>>,
@@ -81,7 +81,7 @@ fn query_into(
     let origin = Point3::origin();
     out.clear();
     for &pair in pairs {
-        let c = model.evaluate(pair, poses, (&origin, &origin), Derivatives::None)?;
+        let c = forces.evaluate(pair, poses, (&origin, &origin), Derivatives::None)?;
         out.push(c.map(|(c, _)| c));
     }
     Ok(())
@@ -93,14 +93,14 @@ pub fn run(scene: &Scene, args: &ContactArgs) -> Result<ContactReport> {
         bail!("--repeat must be at least 1");
     }
     let model = crate::scene::contact_model(scene, !args.json)?;
-    let Some(force) = model.force() else {
+    let Some(forces) = model.forces() else {
         return impulse_report(scene, model, args);
     };
     let poses: Vec<(Isometry3, Twist)> = scene.bodies.iter().map(|b| (b.pose, b.twist)).collect();
     let pairs = model.candidate_pairs(&poses);
     let name = |i: usize| scene.bodies[i].name.as_str();
     let evaluate = |results: &mut Vec<Option<PairContact>>| {
-        query_into(force, &poses, &pairs, results).context("evaluating the contacts at the initial state")
+        query_into(forces, &poses, &pairs, results).context("evaluating the contacts at the initial state")
     };
     let mut results = Vec::new();
     evaluate(&mut results)?;

@@ -47,17 +47,41 @@ macro_rules! each_model {
     };
 }
 
-/// `$force` with `$m` bound to a force model, or `$impulse` for an impulse model: static dispatch
-/// of a [`ForceModel`] question. Which kinds are which is [`Model::capability`]'s answer,
-/// checked against this by a test (tests/scene.rs).
+/// A force model, dispatched statically: its questions sit in every step's hot path, where a
+/// `dyn` call per question costs small scenes a few percent.
+#[derive(Clone, Copy)]
+pub enum Forces<'a> {
+    PressureField(&'a PressureFieldModel),
+    Hertz(&'a HertzModel),
+}
+
+/// `$force` with `$m` bound to the force model, or `$impulse` for an impulse model
+/// ([`ContactModel::forces`] says which is which).
 macro_rules! force_or {
-    ($model:expr, $m:ident => $force:expr, impulse => $impulse:expr) => {
-        match $model {
-            ContactModel::PressureField($m) => $force,
-            ContactModel::Hertz($m) => $force,
-            ContactModel::Volume6d(_) | ContactModel::Peg(_) => $impulse,
+    ($forces:expr, $m:ident => $force:expr, impulse => $impulse:expr) => {
+        match $forces {
+            Some(Forces::PressureField($m)) => $force,
+            Some(Forces::Hertz($m)) => $force,
+            None => $impulse,
         }
     };
+}
+
+impl Forces<'_> {
+    /// The contact of pair (a, b) at `poses`, `None` where it does not touch; with derivatives
+    /// about the reference points `refs` (world frame) when asked for.
+    pub fn evaluate(
+        self,
+        pair: (usize, usize),
+        poses: &[(Isometry3, Twist)],
+        refs: (&Point3, &Point3),
+        derivatives: Derivatives,
+    ) -> Result<Option<(PairContact, Option<SharedDerivatives>)>, ContactError> {
+        match self {
+            Forces::PressureField(m) => ForceModel::evaluate(m, pair, poses, refs, derivatives),
+            Forces::Hertz(m) => ForceModel::evaluate(m, pair, poses, refs, derivatives),
+        }
+    }
 }
 
 impl ContactModel {
@@ -88,8 +112,19 @@ impl ContactModel {
         }
     }
 
+    /// A force model, dispatched statically; `None` for an impulse model. The one place that
+    /// names which models give forces ([`Model::capability`] says it again; a test in
+    /// tests/scene.rs checks that they agree).
+    pub fn forces(&self) -> Option<Forces<'_>> {
+        match self {
+            ContactModel::PressureField(m) => Some(Forces::PressureField(m)),
+            ContactModel::Hertz(m) => Some(Forces::Hertz(m)),
+            ContactModel::Volume6d(_) | ContactModel::Peg(_) => None,
+        }
+    }
+
     pub fn stepping(&self) -> Stepping {
-        force_or!(self, _m => Stepping::Force, impulse => Stepping::Velocity)
+        force_or!(self.forces(), _m => Stepping::Force, impulse => Stepping::Velocity)
     }
 
     /// The speed (m/s) at which an impulse model may push an existing overlap out (the energy
@@ -111,7 +146,7 @@ impl ContactModel {
 
     /// Whether contacts start and end at sharp events worth locating in time (point contact).
     pub fn has_events(&self) -> bool {
-        force_or!(self, m => ForceModel::has_events(m), impulse => false)
+        force_or!(self.forces(), m => ForceModel::has_events(m), impulse => false)
     }
 
     /// The pairs that may touch at `poses` (broad phase), sorted.
@@ -124,47 +159,29 @@ impl ContactModel {
         each_model!(self, m => Model::present(m, i, t))
     }
 
-    /// Whether the model gives contact forces at a state (a force model).
-    pub fn gives_forces(&self) -> bool {
-        force_or!(self, _m => true, impulse => false)
-    }
-
-    /// The contact of pair (a, b) at `poses` under a force model, `None` where it does not touch
-    /// (and under an impulse model, which gives impulses over a step, not forces at a state);
-    /// with derivatives about the reference points `refs` (world frame) when asked for.
-    pub fn evaluate(
-        &self,
-        pair: (usize, usize),
-        poses: &[(Isometry3, Twist)],
-        refs: (&Point3, &Point3),
-        derivatives: Derivatives,
-    ) -> Result<Option<(PairContact, Option<SharedDerivatives>)>, ContactError> {
-        force_or!(self, m => ForceModel::evaluate(m, pair, poses, refs, derivatives), impulse => Ok(None))
-    }
-
     /// The elastic energy of a touching pair at `poses` (J): given with its contact, or the
     /// force model's; impulse models store none.
     pub fn energy(&self, c: &PairContact, poses: &[(Isometry3, Twist)]) -> Result<f64, ContactError> {
         if let Some(e) = c.energy {
             return Ok(e);
         }
-        force_or!(self, m => ForceModel::energy(m, c, poses), impulse => Ok(0.0))
+        force_or!(self.forces(), m => ForceModel::energy(m, c, poses), impulse => Ok(0.0))
     }
 
     /// The signed distance of pair (a, b), for models with events.
     pub fn gap(&self, pair: (usize, usize), poses: (&Isometry3, &Isometry3)) -> Option<f64> {
-        force_or!(self, m => ForceModel::gap(m, pair, poses), impulse => None)
+        force_or!(self.forces(), m => ForceModel::gap(m, pair, poses), impulse => None)
     }
 
     /// Whether [`ContactModel::accept_step`] does anything: the world skips computing the poses
     /// for it otherwise.
     pub fn remembers_steps(&self) -> bool {
-        force_or!(self, m => ForceModel::remembers_steps(m), impulse => false)
+        force_or!(self.forces(), m => ForceModel::remembers_steps(m), impulse => false)
     }
 
     /// After an accepted step: updates the model's contact memory, if it has one.
     pub fn accept_step(&self, poses: &[(Isometry3, Twist)]) {
-        force_or!(self, m => ForceModel::accept_step(m, poses), impulse => ())
+        force_or!(self.forces(), m => ForceModel::accept_step(m, poses), impulse => ())
     }
 
     /// How deep bodies a and b overlap at `poses` (m), in each model's own measure: the pressure
@@ -182,18 +199,12 @@ impl ContactModel {
     /// The model's contact memory (what [`ContactModel::accept_step`] updates), to save a run's
     /// state and resume it later with [`ContactModel::restore_memory`].
     pub fn memory(&self) -> ContactMemory {
-        match self.capability() {
-            Capability::Force(f) => f.memory(),
-            Capability::Impulse(_) => ContactMemory::default(),
-        }
+        force_or!(self.forces(), m => ForceModel::memory(m), impulse => ContactMemory::default())
     }
 
     /// Puts back a contact memory saved with [`ContactModel::memory`].
     pub fn restore_memory(&self, memory: &ContactMemory) {
-        match self.capability() {
-            Capability::Force(f) => f.restore_memory(memory),
-            Capability::Impulse(_) => {}
-        }
+        force_or!(self.forces(), m => ForceModel::restore_memory(m, memory), impulse => ())
     }
 
     /// The contact surface of pair (a, b), for models with one.

@@ -31,3 +31,23 @@ impl PairFilter {
         !both_fixed && !self.excluded.contains(&(a.min(b), a.max(b)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::ContactSpec;
+    use crate::geometry::Shape;
+
+    #[test]
+    fn two_fixed_bodies_and_excluded_pairs_never_touch() {
+        let (shape, contact) = (Shape::Sphere { radius: 0.1 }, ContactSpec::default());
+        let body = |name, fixed| ContactBody { name, shape: &shape, contact: &contact, fixed };
+        let bodies = [body("ground", true), body("wall", true), body("a", false), body("b", false)];
+        let mut filter = PairFilter::new(&bodies);
+        assert!(!filter.allows(0, 1) && !filter.allows(1, 0));
+        assert!(filter.allows(0, 2) && filter.allows(2, 3));
+        filter.exclude(3, 2);
+        assert!(!filter.allows(2, 3) && !filter.allows(3, 2));
+        assert!(filter.allows(1, 3));
+    }
+}

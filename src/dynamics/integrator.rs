@@ -2,7 +2,7 @@
 //! (`scene::integrator_choice`) and turned into a stepping scheme by the engine
 //! ([`super::engine`]).
 
-use super::ode::Tolerances;
+use super::ode::{AdaptiveOptions, Tolerances};
 use crate::contact::model::ContactModel;
 
 /// The integrators, with their settings.
@@ -44,6 +44,17 @@ impl Integrator {
             Integrator::ImplicitEuler { .. }
             | Integrator::SemiImplicitEuler { .. }
             | Integrator::TimeStepping { .. } => None,
+        }
+    }
+
+    /// The adaptive schemes' options: the scene's first step, steps of at most `max_step` and
+    /// at least [`adaptive_step_floor`] of it, at most `max_steps` steps.
+    pub fn adaptive_options(&self, max_step: f64, max_steps: u64) -> AdaptiveOptions {
+        AdaptiveOptions {
+            initial_step: self.initial_step(),
+            max_step: Some(max_step),
+            min_step: adaptive_step_floor(max_step),
+            max_steps,
         }
     }
 

@@ -4,7 +4,7 @@
 
 use super::engine::{Engine, Scheme, WorldSystem};
 use super::error::DynamicsError;
-use super::ode::{self, AdaptiveOptions, OdeError};
+use super::ode::{self, OdeError};
 use super::solver_report::SolverReport;
 use super::world::{Energies, World};
 use crate::contact::model::PairContact;
@@ -77,12 +77,7 @@ pub fn run(
     // Free flight is a polynomial the adaptive methods integrate exactly, so their error
     // estimate would let the step grow until it jumps over a whole contact: capped at the
     // output interval.
-    let options = AdaptiveOptions {
-        initial_step: integrator.initial_step(),
-        max_step: Some(output_dt),
-        min_step: adaptive_step_floor(output_dt),
-        max_steps: adaptive_step_budget(outputs),
-    };
+    let options = integrator.adaptive_options(output_dt, adaptive_step_budget(outputs));
     let (mut engine, initial) = Engine::new(world, integrator, options, false)?;
     let watch = engine.watch;
     // The time of the last sample: a fixed-step run's last whole step, or the duration.

@@ -13,10 +13,9 @@
 use super::body::{KinematicMotion, Motion};
 use super::engine::{Engine, RunStats, Scheme};
 use super::error::DynamicsError;
-use super::integrator::{Integrator, adaptive_step_floor};
-use super::ode::AdaptiveOptions;
+use super::integrator::Integrator;
 use super::world::{Energies, World};
-use crate::contact::model::{ContactMemory, PairContact, Stepping};
+use crate::contact::model::{ContactMemory, PairContact};
 use crate::math::{Isometry3, Twist, Vector3};
 
 /// A control input: a force and a torque (about the centre of mass, world frame) on a body.
@@ -71,12 +70,7 @@ impl Stepper {
     /// At the world's initial state. `max_step`: the largest adaptive step (`simulate` uses the
     /// output interval). Radau IIA runs only as a whole (`simulate`).
     pub fn new(world: World, integrator: Integrator, max_step: f64) -> Result<Stepper, DynamicsError> {
-        let options = AdaptiveOptions {
-            initial_step: integrator.initial_step(),
-            max_step: Some(max_step),
-            min_step: adaptive_step_floor(max_step),
-            max_steps: u64::MAX,
-        };
+        let options = integrator.adaptive_options(max_step, u64::MAX);
         let (engine, _) = Engine::new(&world, &integrator, options, true)?;
         let scene_loads = world.bodies.iter().map(|b| (b.force, b.torque)).collect();
         let state = StepperState {
@@ -338,15 +332,16 @@ impl Stepper {
     /// The energies of the current state (the elastic energy exact).
     pub fn energies(&self) -> Result<Energies, DynamicsError> {
         let (world, y) = (&self.world, self.y());
-        match (world.model.stepping(), self.impulse_contacts()) {
-            (Stepping::Velocity, Some(contacts)) => Ok(super::elastic_tracker::tracked_energies(
+        match self.impulse_contacts() {
+            // Impulse models store no elastic energy: their contacts give it in closed form (0).
+            Some(contacts) => Ok(super::elastic_tracker::tracked_energies(
                 world,
                 y,
                 world.motion_energies(y),
                 contacts,
                 0.0,
             )),
-            _ => world.energies(self.t(), y),
+            None => world.energies(self.t(), y),
         }
     }
 

@@ -80,12 +80,12 @@ impl World {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
         }
-        if !self.model.gives_forces() {
+        let Some(forces) = self.model.forces() else {
             // Impulse models move the bodies by their own step: no contact forces here.
             let mut loads = self.applied_loads();
             loads.external_power = self.applied_power(y);
             return Ok(loads);
-        }
+        };
         let poses = self.poses(t, y);
         // Small scenes' temporaries stay on the stack: no heap allocation per query.
         let coms: SmallVec<[Point3; 8]> =
@@ -97,10 +97,10 @@ impl World {
             if derivatives != Derivatives::None
                 && let Some(known) = known((a, b))
             {
-                let result = self.model.evaluate((a, b), &poses, refs, Derivatives::None)?;
+                let result = forces.evaluate((a, b), &poses, refs, Derivatives::None)?;
                 return Ok(result.map(|(c, _)| (c, Some(known))));
             }
-            self.model.evaluate((a, b), &poses, refs, derivatives)
+            forces.evaluate((a, b), &poses, refs, derivatives)
         };
         let eval = |pair: &(usize, usize)| {
             eval(pair).map_err(|source| DynamicsError::Contact {

@@ -76,11 +76,6 @@ impl Coordinates {
         &self.free_bodies
     }
 
-    /// Body `i`'s position among the free bodies (`None` if not free).
-    pub fn free_index(&self, i: usize) -> Option<usize> {
-        (self.slot[i] != NOT_FREE).then_some(self.slot[i])
-    }
-
     /// Each body's position among the free bodies, [`NOT_FREE`] for the others (for solvers'
     /// inner loops).
     #[inline(always)]

@@ -86,14 +86,6 @@ impl Engine {
         }
     }
 
-    /// The clock of the next fixed step, or `None` for adaptive schemes.
-    pub fn next_clock(&self) -> Option<StepClock> {
-        match &self.scheme {
-            Scheme::Fixed { dt, .. } => Some(StepClock { k: self.stats.steps + 1, dt: *dt }),
-            Scheme::Adaptive(_) => None,
-        }
-    }
-
     /// One fixed step, with the checks every step makes (plausible speeds; kinetic + gravity
     /// within the energy budget: no contact query). Returns the step's report and the state's
     /// kinetic and gravitational energy and their excess over the budget.

@@ -21,10 +21,13 @@ enum Method {
     SemiImplicit { next_loads: Option<Loads> },
 }
 
-/// Implicit or semi-implicit Euler with the tracked elastic energy.
+/// Implicit or semi-implicit Euler, with the tracked elastic energy when outputs sample it.
 #[derive(Clone, Debug)]
 pub struct FixedForce {
     method: Method,
+    /// Whether the elastic energy is tracked: for runs whose outputs sample it
+    /// ([`FixedStepScheme::output`]); a run stepped from outside asks for exact energies instead.
+    tracking: bool,
     tracker: ElasticTracker,
     /// The bodies' poses at the state the tracker reached last, which outputs reuse.
     tracked_poses: Vec<(Isometry3, Twist)>,
@@ -36,9 +39,10 @@ pub struct FixedForce {
 }
 
 impl FixedForce {
-    fn with(method: Method) -> FixedForce {
+    fn with(method: Method, tracking: bool) -> FixedForce {
         FixedForce {
             method,
+            tracking,
             tracker: ElasticTracker::default(),
             tracked_poses: Vec::new(),
             tracked_until: 0,
@@ -46,12 +50,12 @@ impl FixedForce {
         }
     }
 
-    pub fn implicit() -> FixedForce {
-        FixedForce::with(Method::Implicit(Box::default()))
+    pub fn implicit(tracking: bool) -> FixedForce {
+        FixedForce::with(Method::Implicit(Box::default()), tracking)
     }
 
-    pub fn semi_implicit() -> FixedForce {
-        FixedForce::with(Method::SemiImplicit { next_loads: None })
+    pub fn semi_implicit(tracking: bool) -> FixedForce {
+        FixedForce::with(Method::SemiImplicit { next_loads: None }, tracking)
     }
 }
 
@@ -68,12 +72,15 @@ impl FixedStepScheme for FixedForce {
             Method::SemiImplicit { .. } => Method::SemiImplicit { next_loads: None },
         };
         self.tracker = ElasticTracker::default();
+        self.tracked_until = k;
+        self.applied.clear();
+        if !self.tracking {
+            return Ok(());
+        }
         self.tracked_poses = world.poses(t, y);
         self.tracker.advance(world, &self.tracked_poses, contacts, 0.0);
         let poses = &self.tracked_poses;
         self.tracker.correct(contacts, true, |c| world.pair_energy(t, poses, c))?;
-        self.tracked_until = k;
-        self.applied.clear();
         Ok(())
     }
 
@@ -82,9 +89,11 @@ impl FixedStepScheme for FixedForce {
         match &mut self.method {
             Method::Implicit(cache) => {
                 let report = implicit_euler::step(world, t, y, dt, cache, &mut self.applied)?;
-                self.tracked_poses = world.poses(clock.end(), y);
-                self.tracker.advance(world, &self.tracked_poses, &self.applied, dt);
-                self.tracked_until = k;
+                if self.tracking {
+                    self.tracked_poses = world.poses(clock.end(), y);
+                    self.tracker.advance(world, &self.tracked_poses, &self.applied, dt);
+                    self.tracked_until = k;
+                }
                 Ok(StepReport {
                     evaluations: report.evaluations,
                     unconverged: !report.converged,
@@ -96,7 +105,7 @@ impl FixedStepScheme for FixedForce {
                     Some(loads) => loads,
                     None => semi_implicit_euler::start_loads(world, t, y)?,
                 };
-                if self.tracked_until < k - 1 {
+                if self.tracking && self.tracked_until < k - 1 {
                     self.tracked_poses = world.poses(t, y);
                     self.tracker.advance(world, &self.tracked_poses, &loads.contacts, dt);
                     self.tracked_until = k - 1;
@@ -114,6 +123,7 @@ impl FixedStepScheme for FixedForce {
         y: &[f64],
         exact: bool,
     ) -> Result<FixedOutput<'_>, DynamicsError> {
+        debug_assert!(self.tracking, "outputs sample the tracked elastic energy");
         let (t, k) = (clock.end(), clock.k);
         if self.tracked_until < k {
             // Semi-implicit Euler: the end state's contacts, which also start the next step.

@@ -22,15 +22,16 @@ impl Clone for Scheme {
 }
 
 impl Scheme {
-    /// The scheme that runs `integrator`. `stepwise`: it will be stepped from outside, which
-    /// Radau IIA does not support (it runs only as a whole).
+    /// The scheme that runs `integrator`. `stepwise`: it will be stepped from outside (the
+    /// stepper), which Radau IIA does not support (it runs only as a whole), and which asks
+    /// for exact energies, so the fixed-step force schemes track none.
     pub fn of(integrator: &Integrator, stepwise: bool) -> Result<Scheme, DynamicsError> {
         Ok(match integrator {
             Integrator::ImplicitEuler { dt } => {
-                Scheme::Fixed { dt: *dt, scheme: Box::new(fixed_force::FixedForce::implicit()) }
+                Scheme::Fixed { dt: *dt, scheme: Box::new(fixed_force::FixedForce::implicit(!stepwise)) }
             }
             Integrator::SemiImplicitEuler { dt } => {
-                Scheme::Fixed { dt: *dt, scheme: Box::new(fixed_force::FixedForce::semi_implicit()) }
+                Scheme::Fixed { dt: *dt, scheme: Box::new(fixed_force::FixedForce::semi_implicit(!stepwise)) }
             }
             Integrator::TimeStepping { dt } => {
                 Scheme::Fixed { dt: *dt, scheme: Box::new(impulse::TimeStepping::default()) }
