@@ -106,7 +106,12 @@ fn full_scene_parses_to_the_written_values() {
     let ball = scene.body("ball").unwrap();
     assert!(!ball.fixed);
     assert_eq!(ball.mass, Some(2.0));
-    assert_eq!(ball.inertia, Some([0.1; 3]));
+    assert_eq!(
+        ball.inertia,
+        Some(contactlab::scene::InertiaSpec::AboutOrigin(contactlab::math::Matrix3::from_diagonal_element(
+            0.1
+        )))
+    );
     assert_eq!(ball.pose.translation.vector, v(0.0, 0.1, 0.09));
     // [w,x,y,z] = [0,1,0,0] is a half turn about x: it maps +y to −y.
     let y = ball.pose.rotation * contactlab::math::Vector3::y();

@@ -1,6 +1,8 @@
+use super::InertiaSpec;
 use crate::contact::ContactSpec;
-use crate::geometry::Shape;
-use crate::math::{Isometry3, Twist, Vector3};
+use crate::geometry::mass_properties::MassProperties;
+use crate::geometry::{GeometryError, Shape};
+use crate::math::{Isometry3, Matrix3, Point3, Twist, Vector3};
 
 /// One body of a scene, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,14 +15,20 @@ pub struct BodySpec {
     pub mass: Option<f64>,
     /// Density (kg/m³); the mass then follows from the shape's volume.
     pub density: Option<f64>,
-    /// Principal moments of inertia (kg·m²) about the body-frame axes through the body-frame
-    /// origin, i.e. the diagonal of the body-frame inertia tensor. `None`: computed from the shape.
-    pub inertia: Option<[f64; 3]>,
+    /// The inertia tensor (kg·m², body-frame axes) as given: `inertia = [Ixx, Iyy, Izz]` (the
+    /// diagonal) or `[Ixx, Iyy, Izz, Ixy, Ixz, Iyz]` (the full tensor), about the body-frame
+    /// origin without `center_of_mass`, about the centre of mass with it. `None`: from the shape.
+    pub inertia: Option<InertiaSpec>,
+    /// The centre of mass in the body frame (`center_of_mass`); `None`: the shape's centroid.
+    pub center_of_mass: Option<Point3>,
     /// Body frame in the world (`position`, `orientation`); the rotation is normalised.
     pub pose: Isometry3,
     /// Initial velocity (`linear_velocity`, `angular_velocity`), both in the world frame.
     pub twist: Twist,
     pub shape: Shape,
+    /// The shape's pose in the body frame (`shape.position`, `shape.orientation`); identity by
+    /// default.
+    pub shape_pose: Isometry3,
     pub contact: ContactSpec,
     /// Constant applied force (N, world frame) at the centre of mass. Default 0.
     pub force: Vector3,
@@ -34,6 +42,48 @@ pub struct BodySpec {
     /// Planar scenes: the moment of inertia about y through the centroid (kg·m²); `None`:
     /// that of a uniform lamina of the body's mass.
     pub moment_of_inertia: Option<f64>,
+}
+
+impl BodySpec {
+    /// The mass, centre of mass (body frame) and inertia about it (body-frame axes) of a body that
+    /// moves freely, from its keys and its shape:
+    ///
+    /// - the mass is `mass`, or `density` times the shape's volume;
+    /// - the centre of mass is `center_of_mass`, else the shape's centroid (placed by
+    ///   `shape_pose`);
+    /// - the inertia: [`InertiaSpec::AboutOrigin`] moved to that centre of mass;
+    ///   [`InertiaSpec::AboutCenterOfMass`] as given; without `inertia`, the shape's own
+    ///   central inertia for the mass (rotated by `shape_pose`) — also when `center_of_mass` is
+    ///   given, taken about that point as it is;
+    /// - a planar body's `moment_of_inertia` scales the lamina's tensor to it.
+    pub fn mass_properties(&self) -> Result<(f64, Point3, Matrix3), GeometryError> {
+        let mut props = MassProperties::of_shape(&self.shape)?;
+        if self.shape_pose != Isometry3::identity() {
+            let r = self.shape_pose.rotation.to_rotation_matrix().into_inner();
+            props.centroid = self.shape_pose * props.centroid;
+            props.unit_inertia = r * props.unit_inertia * r.transpose();
+        }
+        let mass = match self.density {
+            Some(density) => density * props.volume,
+            None => self.mass.unwrap_or(0.0),
+        };
+        let com = self.center_of_mass.unwrap_or(props.centroid);
+        let mut inertia = match &self.inertia {
+            // Given about the body-frame origin: move it to the centre of mass.
+            Some(InertiaSpec::AboutOrigin(i)) => {
+                let c = com.coords;
+                i - mass * (Matrix3::identity() * c.norm_squared() - c * c.transpose())
+            }
+            Some(InertiaSpec::AboutCenterOfMass(i)) => *i,
+            None => props.inertia_for_mass(mass),
+        };
+        // A planar body's J about y through the centroid: the lamina's tensor scaled to it.
+        if let Some(j) = self.moment_of_inertia {
+            let lamina = props.inertia_for_mass(mass);
+            inertia = lamina * (j / lamina[(1, 1)]);
+        }
+        Ok((mass, com, inertia))
+    }
 }
 
 /// A prescribed motion of a kinematic body.

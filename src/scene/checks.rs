@@ -8,6 +8,17 @@ pub(super) fn invalid(place: &Place, key: &str, problem: String, fix: String) ->
     SceneError::Invalid { place: place.clone(), key: key.into(), problem, fix }
 }
 
+/// The same error about another key (`Invalid` only: a shared check reporting under the key the
+/// scene file spells, e.g. `origin.orientation` for an orientation check).
+pub(super) fn rekey(err: SceneError, key: &str) -> SceneError {
+    match err {
+        SceneError::Invalid { place, problem, fix, .. } => {
+            SceneError::Invalid { place, key: key.into(), problem, fix }
+        }
+        other => other,
+    }
+}
+
 /// `value` is finite (TOML can spell `nan` and `inf`).
 pub(super) fn finite(place: &Place, key: &str, value: f64) -> Result<f64, SceneError> {
     if value.is_finite() {

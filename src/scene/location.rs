@@ -13,7 +13,12 @@ pub(super) struct Outline {
     model: Option<Range<usize>>,
     sim: Option<Range<usize>>,
     bodies: Vec<(Option<String>, Range<usize>)>,
+    /// The mechanism tables, by array name (`joint`, ...): each entry's label and span.
+    mechanism: Vec<(&'static str, Vec<Labelled>)>,
 }
+
+/// A table's label and span.
+type Labelled = (String, Range<usize>);
 
 #[derive(Deserialize)]
 struct LenientOutline {
@@ -21,6 +26,30 @@ struct LenientOutline {
     sim: Option<Spanned<toml::Value>>,
     #[serde(default)]
     body: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    joint: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    actuator: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    coupler: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    exclude: Vec<Spanned<toml::Table>>,
+}
+
+/// The label of entry `index` (0-based) of the array of tables `array`: `[[joint]] shoulder`,
+/// `[[coupler]] finger_right` (its `joint`), `[[exclude]] a–b`, or `[[joint]] #2` when the
+/// naming keys are missing.
+fn mechanism_label(array: &str, index: usize, table: &toml::Table) -> String {
+    let text = |key: &str| table.get(key).and_then(|v| v.as_str()).filter(|s| !s.trim().is_empty());
+    let name = match array {
+        "coupler" => text("joint").map(str::to_owned),
+        "exclude" => text("a").zip(text("b")).map(|(a, b)| format!("{a}–{b}")),
+        _ => text("name").map(str::to_owned),
+    };
+    match name {
+        Some(name) => format!("[[{array}]] {name}"),
+        None => format!("[[{array}]] #{}", index + 1),
+    }
 }
 
 impl Outline {
@@ -38,7 +67,27 @@ impl Outline {
                 (name, b.span())
             })
             .collect();
-        Self { model: o.model.map(|m| m.span()), sim: o.sim.map(|s| s.span()), bodies }
+        let group = |array: &'static str, tables: &[Spanned<toml::Table>]| {
+            let entries =
+                tables.iter().enumerate().map(|(i, t)| (mechanism_label(array, i, t.get_ref()), t.span()));
+            (array, entries.collect())
+        };
+        let mechanism = vec![
+            group("joint", &o.joint),
+            group("actuator", &o.actuator),
+            group("coupler", &o.coupler),
+            group("exclude", &o.exclude),
+        ];
+        Self { model: o.model.map(|m| m.span()), sim: o.sim.map(|s| s.span()), bodies, mechanism }
+    }
+
+    /// The label of entry `index` of `[[array]]` (`joint`, `actuator`, `coupler`, `exclude`).
+    pub fn mechanism_label(&self, array: &str, index: usize) -> String {
+        self.mechanism
+            .iter()
+            .find(|(a, _)| *a == array)
+            .and_then(|(_, entries)| entries.get(index))
+            .map_or_else(|| format!("[[{array}]] #{}", index + 1), |(label, _)| label.clone())
     }
 
     /// The place of byte `offset` in `text`.
@@ -57,6 +106,11 @@ impl Outline {
         if let Some(i) = self.bodies.iter().position(|(_, r)| r.contains(&offset)) {
             return self.body_label(i);
         }
+        for (_, entries) in &self.mechanism {
+            if let Some((label, _)) = entries.iter().find(|(_, r)| r.contains(&offset)) {
+                return label.clone();
+            }
+        }
         // Sub-tables such as `[body.contact]` lie outside their body's span: they belong to the
         // last `[[body]]` before them, provided no other table header intervenes.
         let header =
@@ -69,6 +123,15 @@ impl Outline {
         if pair_header.is_some_and(|h| h.starts_with("[[model.pair]]")) {
             let n = upto.lines().filter(|l| l.trim_start().starts_with("[[model.pair]]")).count();
             return format!("[[model.pair]] #{n}");
+        }
+        // Likewise `[joint.origin]` after a `[[joint]]`, and so on.
+        for (array, entries) in &self.mechanism {
+            let (aot, sub) = (format!("[[{array}]]"), format!("[{array}."));
+            if header.is_some_and(|h| h.starts_with(&aot) || h.starts_with(&sub))
+                && let Some((label, _)) = entries.iter().rev().find(|(_, r)| r.start <= offset)
+            {
+                return label.clone();
+            }
         }
         match self.bodies.iter().rposition(|(_, r)| r.start <= offset) {
             Some(i) if in_body => self.body_label(i),

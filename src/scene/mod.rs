@@ -9,12 +9,14 @@ mod contact_model;
 mod error;
 mod integrator_choice;
 mod location;
+mod mechanism;
 mod model;
 mod orientation;
 mod raw;
 mod shape;
 mod validate_body;
 mod validate_contact;
+mod validate_mechanism;
 mod validate_peg;
 mod validate_scene;
 mod validate_volume6d;
@@ -32,6 +34,9 @@ pub use contact_model::{contact_bodies, contact_model};
 pub use error::{LineCol, Place, SceneError};
 pub use integrator_choice::{
     INTEGRATORS, MAX_RUN_COUNT, SimSettingsError, default_integrator, integrator_choice, rounding_notes,
+};
+pub use mechanism::{
+    ActuatorKind, ActuatorSpec, CouplerSpec, ExcludeSpec, InertiaSpec, JointSpec, JointType, Schedule,
 };
 pub use model::{ModelSettings, Scene, SimSettings};
 pub use world::{build_world, rigid_body};
@@ -103,9 +108,20 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     }
     let mut bodies = Vec::with_capacity(raw.body.len());
     let mut places = Vec::with_capacity(raw.body.len());
+    let mut pose_keys = Vec::with_capacity(raw.body.len());
     for (i, spanned) in raw.body.into_iter().enumerate() {
         let place = at(text, outline.body_label(i), spanned.span().start);
         let body = spanned.into_inner();
+        let given = [
+            body.position.is_some(),
+            body.orientation.is_some(),
+            body.angle.is_some(),
+            body.linear_velocity.is_some(),
+            body.angular_velocity.is_some(),
+        ];
+        pose_keys.push(
+            validate_mechanism::POSE_KEYS.iter().zip(given).filter(|(_, g)| *g).map(|(k, _)| *k).collect(),
+        );
         let shape_place = at(text, place.section.clone(), body.shape.span().start);
         let spec = validate_body::body_spec(body, &place, &shape_place, base_dir, planar)?;
         validate_peg::body_fits_model(&spec, model, planar, &place, &shape_place)?;
@@ -128,7 +144,56 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     if planar {
         validate_peg::planar_gravity(&sim)?;
     }
-    Ok(Scene { model, model_settings, sim, bodies })
+    let facts: Vec<_> = bodies
+        .iter()
+        .zip(&places)
+        .zip(pose_keys)
+        .map(|((spec, place), pose_keys)| validate_mechanism::BodyFacts { spec, place, pose_keys })
+        .collect();
+    let tables = validate_mechanism::RawMechanism {
+        joints: placed_tables(text, &outline, "joint", raw.joint),
+        actuators: placed_tables(text, &outline, "actuator", raw.actuator),
+        couplers: placed_tables(text, &outline, "coupler", raw.coupler),
+        excludes: placed_tables(text, &outline, "exclude", raw.exclude),
+    };
+    let mechanism = validate_mechanism::mechanism(tables, &facts)?;
+    let mut warnings = mechanism.warnings;
+    for b in &bodies {
+        if b.shape_pose != crate::math::Isometry3::identity() {
+            warnings.push(format!(
+                "body `{}`: the contact models do not use `shape.position` / `shape.orientation` yet (only the mass properties do): its contact geometry is the shape at the body frame",
+                b.name
+            ));
+        }
+    }
+    Ok(Scene {
+        model,
+        model_settings,
+        sim,
+        bodies,
+        joints: mechanism.joints,
+        actuators: mechanism.actuators,
+        couplers: mechanism.couplers,
+        excludes: mechanism.excludes,
+        warnings,
+    })
+}
+
+/// Each table of a `[[array]]` with its place (the table's label and line).
+fn placed_tables<T>(
+    text: &str,
+    outline: &Outline,
+    array: &str,
+    tables: Vec<toml::Spanned<T>>,
+) -> Vec<(T, Place)> {
+    tables
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let place = at(text, outline.mechanism_label(array, i), t.span().start);
+            (t.into_inner(), place)
+        })
+        .collect()
 }
 
 fn at(text: &str, section: String, offset: usize) -> Place {

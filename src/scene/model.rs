@@ -1,4 +1,4 @@
-use super::BodySpec;
+use super::{ActuatorSpec, BodySpec, CouplerSpec, ExcludeSpec, JointSpec};
 use crate::contact::ModelKind;
 use crate::contact::hertz::settings::PairSpec;
 use crate::contact::peg::settings::PegSpec;
@@ -13,12 +13,28 @@ pub struct Scene {
     pub model_settings: ModelSettings,
     pub sim: SimSettings,
     pub bodies: Vec<BodySpec>,
+    /// `[[joint]]`s in file order: each child body is the child of one joint, no loops.
+    pub joints: Vec<JointSpec>,
+    /// `[[actuator]]`s in file order.
+    pub actuators: Vec<ActuatorSpec>,
+    /// `[[coupler]]`s in file order.
+    pub couplers: Vec<CouplerSpec>,
+    /// `[[exclude]]`s in file order: pairs of bodies that never touch.
+    pub excludes: Vec<ExcludeSpec>,
+    /// Things the scene allows but that are probably not meant (e.g. an actuator target outside
+    /// its joint's limits), for the caller to show.
+    pub warnings: Vec<String>,
 }
 
 impl Scene {
     /// The body called `name`, if any.
     pub fn body(&self, name: &str) -> Option<&BodySpec> {
         self.bodies.iter().find(|b| b.name == name)
+    }
+
+    /// The joint called `name`, if any.
+    pub fn joint(&self, name: &str) -> Option<&JointSpec> {
+        self.joints.iter().find(|j| j.name == name)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The scene file exactly as written: serde structs that reject unknown keys. Validation and
 //! defaults live in `validate.rs`, so these only say which keys exist and their types.
 
+use super::mechanism::JointType;
 use super::{Compliance, ModelKind};
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -13,6 +14,14 @@ pub(super) struct RawScene {
     pub sim: Option<RawSim>,
     #[serde(default)]
     pub body: Vec<Spanned<RawBody>>,
+    #[serde(default)]
+    pub joint: Vec<Spanned<RawJoint>>,
+    #[serde(default)]
+    pub actuator: Vec<Spanned<RawActuator>>,
+    #[serde(default)]
+    pub coupler: Vec<Spanned<RawCoupler>>,
+    #[serde(default)]
+    pub exclude: Vec<Spanned<RawExclude>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,8 +80,10 @@ pub(super) struct RawBody {
     pub fixed: Option<bool>,
     pub mass: Option<f64>,
     pub density: Option<f64>,
+    /// 3 principal moments or 6 tensor entries: the count is checked in `validate_body.rs`.
+    pub inertia: Option<Vec<f64>>,
     #[serde(default, deserialize_with = "exact::optional")]
-    pub inertia: Option<[f64; 3]>,
+    pub center_of_mass: Option<[f64; 3]>,
     #[serde(default, deserialize_with = "exact::optional")]
     pub position: Option<[f64; 3]>,
     #[serde(default, deserialize_with = "exact::optional")]
@@ -127,6 +138,86 @@ pub(super) struct RawContact {
     pub material: Option<String>,
     pub youngs_modulus: Option<f64>,
     pub poissons_ratio: Option<f64>,
+}
+
+/// `[[joint]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawJoint {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub joint_type: JointType,
+    pub parent: String,
+    pub child: String,
+    pub origin: Option<RawOrigin>,
+    #[serde(default, deserialize_with = "exact::optional")]
+    pub axis: Option<[f64; 3]>,
+    /// A number or a list, by joint type: checked in `validate_mechanism.rs`.
+    pub position: Option<toml::Value>,
+    pub velocity: Option<toml::Value>,
+    #[serde(default, deserialize_with = "exact::optional")]
+    pub limits: Option<[f64; 2]>,
+    pub damping: Option<f64>,
+    pub armature: Option<f64>,
+    pub stiffness: Option<f64>,
+    pub spring_reference: Option<f64>,
+}
+
+/// A joint's `origin = { position, orientation }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOrigin {
+    #[serde(default, deserialize_with = "exact::optional")]
+    pub position: Option<[f64; 3]>,
+    #[serde(default, deserialize_with = "exact::optional")]
+    pub orientation: Option<[f64; 4]>,
+}
+
+/// An actuator's `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum RawActuatorKind {
+    Motor,
+    Position,
+    Velocity,
+}
+
+/// `[[actuator]]`: every kind's keys; which belong to which kind is checked in
+/// `validate_mechanism.rs`. Schedules are lists of [t, value] pairs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawActuator {
+    pub name: String,
+    pub joint: String,
+    pub kind: RawActuatorKind,
+    pub kp: Option<f64>,
+    pub kd: Option<f64>,
+    pub target: Option<f64>,
+    pub targets: Option<Vec<Vec<f64>>>,
+    pub target_velocity: Option<f64>,
+    pub target_velocities: Option<Vec<Vec<f64>>>,
+    pub effort_limit: Option<f64>,
+    pub gear: Option<f64>,
+    pub effort: Option<f64>,
+    pub efforts: Option<Vec<Vec<f64>>>,
+}
+
+/// `[[coupler]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCoupler {
+    pub joint: String,
+    pub follows: String,
+    pub ratio: Option<f64>,
+    pub offset: Option<f64>,
+}
+
+/// `[[exclude]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawExclude {
+    pub a: String,
+    pub b: String,
 }
 
 /// `shape = { type = "...", ... }`.
@@ -185,21 +276,26 @@ pub(super) enum RawShape {
     },
 }
 
-/// The keys each shape `type` accepts, for error messages.
+/// The keys each shape `type` accepts, for error messages. A body's shape also takes
+/// `position` and `orientation` (its pose in the body frame, [`SHAPE_POSE_KEYS`]) except a
+/// `halfspace` or a `compound` (whose parts carry their own); a compound part takes them too.
 pub(super) const SHAPE_KEYS: &[(&str, &str)] = &[
-    ("sphere", "type, radius"),
-    ("box", "type, size"),
-    ("cylinder", "type, radius, length"),
-    ("capsule", "type, radius, length"),
-    ("cone", "type, radius, top_radius, length"),
-    ("beam", "type, length, width, thickness"),
-    ("ellipsoid", "type, radii"),
+    ("sphere", "type, radius, position, orientation"),
+    ("box", "type, size, position, orientation"),
+    ("cylinder", "type, radius, length, position, orientation"),
+    ("capsule", "type, radius, length, position, orientation"),
+    ("cone", "type, radius, top_radius, length, position, orientation"),
+    ("beam", "type, length, width, thickness, position, orientation"),
+    ("ellipsoid", "type, radii, position, orientation"),
     ("halfspace", "type"),
-    ("convex", "type, file"),
-    ("mesh", "type, file, field, core, skin_depth"),
+    ("convex", "type, file, position, orientation"),
+    ("mesh", "type, file, field, core, skin_depth, position, orientation"),
     ("compound", "type, parts (each a convex shape's keys with position and orientation)"),
     ("polygon", "type, vertices (planar scenes: [[x, z], ...] counter-clockwise)"),
 ];
+
+/// The shape types without a pose of their own (`position`, `orientation` refused).
+pub(super) const SHAPES_WITHOUT_POSE: &[&str] = &["halfspace", "compound", "polygon"];
 
 /// Vectors of exactly N numbers: serde's arrays would drop extra components silently.
 pub(super) mod exact {

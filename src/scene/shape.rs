@@ -2,10 +2,72 @@
 
 use super::checks;
 use super::location::fix_for;
-use super::raw::{RawShape, SHAPE_KEYS, exact};
+use super::raw::{RawShape, SHAPE_KEYS, SHAPES_WITHOUT_POSE, exact};
 use super::{Place, SceneError};
 use crate::geometry::{CompoundPart, MeshCore, MeshData, Shape, mesh_check, mesh_io, surface_io, tet_io};
+use crate::math::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use std::path::Path;
+
+/// A body's shape table: the shape and its pose in the body frame (`position`, `orientation`;
+/// identity when absent), taken off the table before the shape is read. A half space, a compound
+/// and a polygon have no pose of their own.
+pub(super) fn parse_body_shape(
+    table: &toml::Table,
+    place: &Place,
+    base_dir: &Path,
+) -> Result<(Shape, Isometry3), SceneError> {
+    let mut table = table.clone();
+    let kind = table.get("type").and_then(|t| t.as_str()).map(str::to_owned);
+    if let Some(kind) = kind.filter(|k| SHAPES_WITHOUT_POSE.contains(&k.as_str()))
+        && let Some(key) = ["position", "orientation"].into_iter().find(|k| table.contains_key(*k))
+    {
+        let why = match kind.as_str() {
+            "compound" => "a compound's parts each carry their own `position` and `orientation`",
+            "polygon" => "a polygon's vertices are already in the body frame",
+            _ => {
+                "a half space is the body frame's z ≤ 0; place it with the body's own `position` and `orientation`"
+            }
+        };
+        return Err(SceneError::Invalid {
+            place: place.clone(),
+            key: format!("shape.{key}"),
+            problem: format!("is not allowed for a shape of type = \"{kind}\": {why}"),
+            fix: format!("remove `shape.{key}`"),
+        });
+    }
+    let pose = take_pose(&mut table, place, "shape.")?;
+    Ok((parse_shape(&table, place, base_dir)?, pose))
+}
+
+/// Removes `position` and `orientation` from a shape table and checks them like a body's
+/// (`prefix` is put before the key in errors: "shape." or "").
+fn take_pose(table: &mut toml::Table, place: &Place, prefix: &str) -> Result<Isometry3, SceneError> {
+    let invalid = |key: &str, fix: &str| {
+        let place = place.clone();
+        let (key, fix) = (format!("{prefix}{key}"), fix.to_owned());
+        move |e: toml::de::Error| SceneError::Invalid {
+            place,
+            key,
+            problem: e.message().trim().to_owned(),
+            fix,
+        }
+    };
+    let position = match table.remove("position") {
+        Some(v) => exact::required::<_, 3>(v).map_err(invalid("position", "give [x, y, z] (m)"))?,
+        None => [0.0; 3],
+    };
+    let position =
+        checks::norm_at_most(place, &format!("{prefix}position"), position, checks::range::POSITION, "m")?;
+    let rotation = match table.remove("orientation") {
+        Some(v) => super::orientation::unit_quaternion(
+            place,
+            exact::required::<_, 4>(v).map_err(invalid("orientation", "give [w, x, y, z]"))?,
+        )
+        .map_err(|e| checks::rekey(e, &format!("{prefix}orientation")))?,
+        None => UnitQuaternion::identity(),
+    };
+    Ok(Isometry3::from_parts(Translation3::from(Vector3::from(position)), rotation))
+}
 
 /// Converts a body's shape table. `place` is the shape table's place; relative files resolve
 /// against `base_dir`.
@@ -105,28 +167,7 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
         let part_place = Place { section: format!("{}, shape.parts[{k}]", place.section), at: place.at };
         // The part's place (`position`, `orientation`) is read off its table, each key by the
         // scene's exact-length reader so that an error names it; the rest is a shape.
-        let invalid = |key: &str, fix: &str| {
-            let place = part_place.clone();
-            let (key, fix) = (key.to_owned(), fix.to_owned());
-            move |e: toml::de::Error| SceneError::Invalid {
-                place,
-                key,
-                problem: e.message().trim().to_owned(),
-                fix,
-            }
-        };
-        let position = match table.remove("position") {
-            Some(v) => exact::required::<_, 3>(v).map_err(invalid("position", "give [x, y, z] (m)"))?,
-            None => [0.0; 3],
-        };
-        let position = checks::norm_at_most(&part_place, "position", position, checks::range::POSITION, "m")?;
-        let rotation = match table.remove("orientation") {
-            Some(v) => super::orientation::unit_quaternion(
-                &part_place,
-                exact::required::<_, 4>(v).map_err(invalid("orientation", "give [w, x, y, z]"))?,
-            )?,
-            None => crate::math::UnitQuaternion::identity(),
-        };
+        let pose = take_pose(&mut table, &part_place, "")?;
         let shape = parse_shape(&table, &part_place, base_dir)?;
         if matches!(shape, Shape::HalfSpace | Shape::Mesh { .. } | Shape::Compound { .. }) {
             return Err(SceneError::Invalid {
@@ -136,10 +177,6 @@ fn compound_shape(parts: Vec<toml::Table>, place: &Place, base_dir: &Path) -> Re
                 fix: "make each part a convex shape: box, sphere, cylinder, capsule, cone, beam, ellipsoid or convex".into(),
             });
         }
-        let pose = crate::math::Isometry3::from_parts(
-            crate::math::Translation3::from(crate::math::Vector3::from(position)),
-            rotation,
-        );
         out.push(CompoundPart { shape, pose });
     }
     Ok(Shape::Compound { parts: out })

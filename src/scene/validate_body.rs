@@ -3,11 +3,11 @@
 use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive_n, range, signed_within, within};
 use super::orientation::unit_quaternion;
 use super::raw::{RawBody, RawKinematic};
-use super::shape::parse_shape;
+use super::shape::parse_body_shape;
 use super::validate_contact::contact_spec;
-use super::{BodySpec, Keyframe, Kinematic, Place, SceneError};
+use super::{BodySpec, InertiaSpec, Keyframe, Kinematic, Place, SceneError};
 use crate::geometry::Shape;
-use crate::math::{Isometry3, Twist, UnitQuaternion, Vector3};
+use crate::math::{Isometry3, Matrix3, Point3, Twist, UnitQuaternion, Vector3};
 use nalgebra::Translation3;
 use std::path::Path;
 
@@ -41,7 +41,20 @@ pub(super) fn body_spec(
             "add `mass` (kg) or `density` (kg/m³), or set fixed = true",
         ));
     }
-    let inertia = raw.inertia.map(|i| principal_moments(place, i)).transpose()?;
+    let center_of_mass = raw
+        .center_of_mass
+        .map(|c| norm_at_most(place, "center_of_mass", c, range::POSITION, "m").map(Point3::from))
+        .transpose()?;
+    let inertia = match raw.inertia.as_deref() {
+        None => None,
+        Some(i) => {
+            let tensor = inertia_tensor(place, i)?;
+            Some(match center_of_mass {
+                Some(_) => InertiaSpec::AboutCenterOfMass(tensor),
+                None => InertiaSpec::AboutOrigin(tensor),
+            })
+        }
+    };
     let planar_only = |key: &str, what: &str| {
         invalid(
             key,
@@ -64,6 +77,22 @@ pub(super) fn body_spec(
         }
         if raw.orientation.is_some() {
             return Err(not_allowed(place, "orientation", "a planar body's rotation is its `angle` (rad)"));
+        }
+        if raw.center_of_mass.is_some() {
+            return Err(not_allowed(
+                place,
+                "center_of_mass",
+                "a planar body's centre of mass is its shape's centroid",
+            ));
+        }
+        if let Some(key) =
+            ["position", "orientation"].into_iter().find(|k| raw.shape.get_ref().contains_key(*k))
+        {
+            return Err(not_allowed(
+                shape_place,
+                &format!("shape.{key}"),
+                "a planar body's shape is given in its body frame",
+            ));
         }
         if density.is_some() {
             return Err(not_allowed(
@@ -122,7 +151,7 @@ pub(super) fn body_spec(
         ));
     }
 
-    let shape = parse_shape(raw.shape.get_ref(), shape_place, base_dir)?;
+    let (shape, shape_pose) = parse_body_shape(raw.shape.get_ref(), shape_place, base_dir)?;
     if matches!(shape, Shape::HalfSpace) && !fixed {
         return Err(invalid(
             "fixed",
@@ -159,9 +188,11 @@ pub(super) fn body_spec(
         mass,
         density,
         inertia,
+        center_of_mass,
         pose,
         twist,
         shape,
+        shape_pose,
         contact,
         appear_time,
         moment_of_inertia,
@@ -227,22 +258,56 @@ fn kinematic_spec(raw: RawKinematic, place: &Place, pose: &Isometry3) -> Result<
     }
 }
 
-/// `inertia = [Ixx, Iyy, Izz]`: positive and physically possible (each moment at most the sum of
-/// the other two, which holds for every mass distribution).
-fn principal_moments(place: &Place, i: [f64; 3]) -> Result<[f64; 3], SceneError> {
-    let i = positive_n(place, "inertia", i, "kg·m²")?;
+/// `inertia = [Ixx, Iyy, Izz]` (principal moments: the diagonal) or `[Ixx, Iyy, Izz, Ixy, Ixz,
+/// Iyz]` (the symmetric tensor's entries): finite, positive definite and physically possible
+/// (each principal moment at most the sum of the other two, which holds for every mass
+/// distribution; relative tolerance 1e-9).
+fn inertia_tensor(place: &Place, i: &[f64]) -> Result<Matrix3, SceneError> {
+    let invalid = |problem: String, fix: &str| SceneError::Invalid {
+        place: place.clone(),
+        key: "inertia".into(),
+        problem,
+        fix: fix.into(),
+    };
+    let (tensor, moments) = match *i {
+        [ixx, iyy, izz] => {
+            let m = positive_n(place, "inertia", [ixx, iyy, izz], "kg·m²")?;
+            (Matrix3::from_diagonal(&m.into()), m)
+        }
+        [ixx, iyy, izz, ixy, ixz, iyz] => {
+            finite_n(place, "inertia", [ixx, iyy, izz, ixy, ixz, iyz])?;
+            let t = Matrix3::new(ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz);
+            let e = t.symmetric_eigen().eigenvalues;
+            if e.min() <= 0.0 {
+                return Err(invalid(
+                    format!(
+                        "{i:?} is not positive definite: its principal moments are [{}, {}, {}]",
+                        e[0], e[1], e[2]
+                    ),
+                    "give a positive-definite tensor [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] (the tensor's entries, kg·m²), or remove `inertia` to compute it from the shape",
+                ));
+            }
+            (t, [e[0], e[1], e[2]])
+        }
+        _ => {
+            return Err(invalid(
+                format!("has {} numbers", i.len()),
+                "give 3 principal moments [Ixx, Iyy, Izz] or the 6 entries of the tensor [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] (kg·m²)",
+            ));
+        }
+    };
     for k in 0..3 {
-        let (a, b, c) = (i[k], i[(k + 1) % 3], i[(k + 2) % 3]);
+        let (a, b, c) = (moments[k], moments[(k + 1) % 3], moments[(k + 2) % 3]);
         if a > (b + c) * (1.0 + 1e-9) {
-            return Err(SceneError::Invalid {
-                place: place.clone(),
-                key: "inertia".into(),
-                problem: format!(
-                    "{i:?} is not a possible inertia: {a} exceeds the sum of the other two moments"
+            let what = if i.len() == 3 { "moments" } else { "principal moments" };
+            return Err(invalid(
+                format!("{i:?} is not a possible inertia: {a} exceeds the sum of the other two {what}"),
+                &format!(
+                    "give a tensor whose principal moments are each at most the sum of the other two{}, or remove `inertia` to compute it from the shape",
+                    if i.len() == 3 { " (3 values are the principal moments)" } else { "" }
                 ),
-                fix: "give principal moments where each is at most the sum of the other two, or remove `inertia` to compute it from the shape".into(),
-            });
+            ));
         }
     }
-    Ok(i)
+    Ok(tensor)
 }

@@ -5,7 +5,6 @@ use super::{BodySpec, Kinematic, Scene};
 use crate::dynamics::body::{KinematicMotion, Motion, RigidBody};
 use crate::dynamics::world::World;
 use crate::geometry::Shape;
-use crate::geometry::mass_properties::MassProperties;
 use crate::math::{Matrix3, Point3};
 use anyhow::{Context, Result};
 
@@ -26,26 +25,9 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
     };
     let (mut mass, mut com, mut inertia) = (spec.mass.unwrap_or(0.0), Point3::origin(), Matrix3::zeros());
     if matches!(motion, Motion::Free) && !matches!(spec.shape, Shape::HalfSpace) {
-        let props = MassProperties::of_shape(&spec.shape)
+        (mass, com, inertia) = spec
+            .mass_properties()
             .with_context(|| format!("body `{}`: computing its mass properties", spec.name))?;
-        if let Some(density) = spec.density {
-            mass = density * props.volume;
-        }
-        com = props.centroid;
-        inertia = match spec.inertia {
-            // Given about the body-frame origin: move it to the centre of mass.
-            Some(i) => {
-                let c = com.coords;
-                Matrix3::from_diagonal(&i.into())
-                    - mass * (Matrix3::identity() * c.norm_squared() - c * c.transpose())
-            }
-            None => props.inertia_for_mass(mass),
-        };
-        // A planar body's J about y through the centroid: the lamina's tensor scaled to it.
-        if let Some(j) = spec.moment_of_inertia {
-            let lamina = props.inertia_for_mass(mass);
-            inertia = lamina * (j / lamina[(1, 1)]);
-        }
     }
     Ok(RigidBody {
         name: spec.name.clone(),
