@@ -4,6 +4,7 @@
 //! [`Coordinates::free`] and read poses, twists and inertia through it; a new kind of block
 //! (an articulation's joint coordinates) is added here beside the free one.
 
+pub mod articulation;
 mod free;
 
 pub use free::{FreeBlock, InverseMass};
