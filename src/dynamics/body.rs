@@ -52,6 +52,8 @@ pub enum Motion {
     Fixed,
     /// Follows a prescribed motion whatever the forces.
     Kinematic(KinematicMotion),
+    /// Link k of the world's mechanism: moves with its joint coordinates.
+    Link(usize),
 }
 
 /// A rigid body of the simulation.

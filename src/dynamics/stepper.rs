@@ -174,7 +174,7 @@ impl Stepper {
     pub fn apply(&mut self, i: usize, force: Vector3, torque: Vector3) -> Result<(), DynamicsError> {
         let body = &self.world.bodies[i];
         let kind = match body.motion {
-            Motion::Free => "",
+            Motion::Free | Motion::Link(_) => "",
             Motion::Fixed => "fixed",
             Motion::Kinematic(_) => "kinematic",
         };

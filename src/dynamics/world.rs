@@ -8,6 +8,7 @@
 use super::body::{Motion, RigidBody};
 use super::coordinates::Coordinates;
 use super::error::DynamicsError;
+use super::mechanism::Mechanism;
 use crate::contact::model::{Capability, ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, Vector3, parallel};
 use smallvec::SmallVec;
@@ -25,12 +26,29 @@ pub struct World {
     pub gravity: Vector3,
     /// Where each body's coordinates sit in the state.
     pub coords: Coordinates,
+    /// The links of every mechanism, in joint coordinates (bodies whose motion is
+    /// [`Motion::Link`]).
+    pub mechanism: Option<Mechanism>,
 }
 
 impl World {
     pub fn new(bodies: Vec<RigidBody>, model: ContactModel, gravity: Vector3) -> World {
-        let coords = Coordinates::new(bodies.iter().map(|b| b.is_free()));
-        World { bodies, model, gravity, coords }
+        World::with_mechanism(bodies, model, gravity, None)
+    }
+
+    /// A world whose link bodies move with `mechanism`.
+    pub fn with_mechanism(
+        bodies: Vec<RigidBody>,
+        model: ContactModel,
+        gravity: Vector3,
+        mut mechanism: Option<Mechanism>,
+    ) -> World {
+        let len = mechanism.as_ref().map_or(0, |m| m.len());
+        let coords = Coordinates::new(bodies.iter().map(|b| b.is_free()), len);
+        if let Some(m) = &mut mechanism {
+            m.place(coords.mechanism_at());
+        }
+        World { bodies, model, gravity, coords, mechanism }
     }
 
     /// The initial state.
@@ -40,17 +58,25 @@ impl World {
             let b = &self.bodies[block.body];
             block.set_pose_and_twist(&mut y, &b.com, &b.initial_pose, &b.initial_twist);
         }
+        if let Some(m) = &self.mechanism {
+            m.set_initial(&mut y);
+        }
         y
     }
 
     /// The pose of every body frame and its twist (linear velocity of the body-frame origin).
     pub fn poses(&self, t: f64, y: &[f64]) -> Vec<(Isometry3, Twist)> {
+        let kin = self.mechanism.as_ref().map(|m| m.kinematics(y));
         self.bodies
             .iter()
             .enumerate()
             .map(|(i, b)| match (&b.motion, self.coords.free(i)) {
                 (Motion::Free, Some(block)) => block.pose_and_twist(y, &b.com),
                 (Motion::Kinematic(k), _) => k.at(t),
+                (Motion::Link(k), _) => match (&self.mechanism, &kin) {
+                    (Some(m), Some(kin)) => m.pose_and_twist(kin, *k),
+                    _ => (b.initial_pose, Twist::default()),
+                },
                 _ => (b.initial_pose, Twist::default()),
             })
             .collect()
@@ -225,9 +251,10 @@ impl World {
     /// The pose of body `i` at a state (see [`World::poses`]).
     fn pose_of(&self, i: usize, t: f64, y: &[f64]) -> Isometry3 {
         let b = &self.bodies[i];
-        match (&b.motion, self.coords.free(i)) {
-            (Motion::Free, Some(block)) => block.pose(y, &b.com),
-            (Motion::Kinematic(k), _) => k.at(t).0,
+        match (&b.motion, self.coords.free(i), &self.mechanism) {
+            (Motion::Free, Some(block), _) => block.pose(y, &b.com),
+            (Motion::Kinematic(k), _, _) => k.at(t).0,
+            (Motion::Link(k), _, Some(m)) => m.kinematics(y).pose[*k],
             _ => b.initial_pose,
         }
     }
@@ -258,9 +285,61 @@ impl World {
             block.set_velocity(dy, &a);
             block.set_angular_velocity(dy, &alpha);
         }
-        self.coords.set_dissipation_rate(dy, loads.dissipation);
-        self.coords.set_external_power(dy, loads.external_power);
+        let (mut dissipation, mut external_power) = (loads.dissipation, loads.external_power);
+        if let Some(m) = &self.mechanism {
+            let (damping, work) = self.mechanism_rate(m, t, y, &loads, dy)?;
+            dissipation += damping;
+            external_power += work;
+        }
+        self.coords.set_dissipation_rate(dy, dissipation);
+        self.coords.set_external_power(dy, external_power);
         Ok(())
+    }
+
+    /// The mechanism's part of y' = f(t, y) (its block of `dy`), with the power its joint
+    /// damping dissipates and the work rate of its actuators and applied loads.
+    fn mechanism_rate(
+        &self,
+        m: &Mechanism,
+        t: f64,
+        y: &[f64],
+        loads: &Loads,
+        dy: &mut [f64],
+    ) -> Result<(f64, f64), DynamicsError> {
+        let (q, v) = (m.q(y), m.v(y));
+        let kin = m.kinematics(y);
+        let forces = m.joint_forces(t, q, v);
+        // Gravity is the articulation's own (as a base acceleration): the links' loads without it.
+        let without_gravity: Vec<Vector3> =
+            loads.force.iter().zip(&self.bodies).map(|(f, b)| f - self.gravity * b.mass).collect();
+        let external = m.link_forces(&kin, &without_gravity, &loads.torque);
+        let a = m.accelerations(&kin, v, &forces.tau, &self.gravity, &external).map_err(|e| {
+            DynamicsError::Setup(format!("mechanism at t = {t}: {e}"))
+        })?;
+        let a_at = m.q(y).len();
+        let (dq, dv) = m.q_v_mut(dy);
+        for (k, joint) in m.articulation.joints.iter().enumerate() {
+            let (qa, va) = m.articulation.offsets(k);
+            let (nq, nv) = (joint.kind.nq(), joint.kind.nv());
+            joint.kind.rate(&q[qa..qa + nq], &v[va..va + nv], &mut dq[qa..qa + nq]);
+        }
+        debug_assert_eq!(a_at, dq.len());
+        dv.copy_from_slice(&a);
+        Ok((forces.damping_power, forces.actuator_power + self.link_applied_power(m, &kin)))
+    }
+
+    /// The power of the applied forces and torques on the links.
+    fn link_applied_power(&self, m: &Mechanism, kin: &super::coordinates::articulation::Kinematics) -> f64 {
+        let mut power = 0.0;
+        for (k, link) in m.articulation.links.iter().enumerate() {
+            let b = &self.bodies[link.body];
+            if b.force != Vector3::zeros() || b.torque != Vector3::zeros() {
+                let (pose, twist) = m.pose_and_twist(kin, k);
+                let com_velocity = twist.linear + twist.angular.cross(&(pose.rotation * link.com.coords));
+                power += b.force.dot(&com_velocity) + b.torque.dot(&twist.angular);
+            }
+        }
+        power
     }
 
     /// The inertia tensor of body `i` about its centre of mass, world axes (a body that is not
@@ -281,6 +360,9 @@ impl World {
         for block in self.coords.free_blocks() {
             block.normalize(y);
         }
+        if let Some(m) = &self.mechanism {
+            m.normalize(y);
+        }
     }
 
     /// Names of the free bodies whose state is not finite, if any.
@@ -292,7 +374,14 @@ impl World {
             .filter(|block| !block.is_finite(y))
             .map(|block| self.bodies[block.body].name.as_str())
             .collect();
-        (!bad.is_empty()).then(|| bad.join(", "))
+        let mut bad = bad.join(", ");
+        if let Some(m) = &self.mechanism
+            && !m.q(y).iter().chain(m.v(y)).all(|x| x.is_finite())
+        {
+            let links = m.articulation.links.iter().map(|l| self.bodies[l.body].name.as_str());
+            bad = [bad, links.collect::<Vec<_>>().join(", ")].iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>().join(", ");
+        }
+        (!bad.is_empty()).then_some(bad)
     }
 
     /// The first free body moving faster than [`MAX_SPEED`] or turning faster than
@@ -306,6 +395,19 @@ impl World {
                 if speed > limit {
                     let body = self.bodies[i].name.clone();
                     return Err(DynamicsError::Implausible { t, body, speed, unit, limit });
+                }
+            }
+        }
+        if let Some(m) = &self.mechanism {
+            let kin = m.kinematics(y);
+            for (k, link) in m.articulation.links.iter().enumerate() {
+                let (_, twist) = m.pose_and_twist(&kin, k);
+                let (v, w) = (twist.linear.norm(), twist.angular.norm());
+                for (speed, limit, unit) in [(v, MAX_SPEED, "m/s"), (w, MAX_RATE, "rad/s")] {
+                    if !(speed <= limit) {
+                        let body = self.bodies[link.body].name.clone();
+                        return Err(DynamicsError::Implausible { t, body, speed, unit, limit });
+                    }
                 }
             }
         }
@@ -361,6 +463,12 @@ impl World {
             let inertia = self.world_inertia(i, y);
             kinetic += 0.5 * b.mass * v.norm_squared() + 0.5 * w.dot(&(inertia * w));
             gravity -= b.mass * self.gravity.dot(&com);
+        }
+        if let Some(m) = &self.mechanism {
+            // The joint springs' energy counts with gravity's as potential energy of the motion.
+            let kin = m.kinematics(y);
+            kinetic += m.articulation.kinetic_energy(&kin, m.v(y));
+            gravity += m.articulation.potential_energy(&kin, &self.gravity) + m.spring_energy(m.q(y));
         }
         (kinetic, gravity)
     }

@@ -1,9 +1,11 @@
 //! The state as typed blocks, asked, never indexed: a block per free body
 //! ([`FreeBlock`]), then the two energy-balance entries (the energy dissipated by contact and the
 //! work of applied loads and kinematic bodies). Solvers get a body's block from
-//! [`Coordinates::free`] and read poses, twists and inertia through it; a new kind of block
-//! (an articulation's joint coordinates) is added here beside the free one.
+//! [`Coordinates::free`] and read poses, twists and inertia through it. A world with mechanisms
+//! has one more block after the free ones, its joint coordinates ([`Coordinates::mechanism_at`];
+//! laid out by `dynamics::mechanism`).
 
+pub mod articulation;
 mod free;
 
 pub use free::{FreeBlock, InverseMass};
@@ -22,12 +24,15 @@ pub struct Coordinates {
     free_bodies: Vec<usize>,
     /// For each body, its index in `free` ([`NOT_FREE`] if not free).
     slot: Vec<usize>,
+    /// Where the mechanisms' block starts, and its length.
+    mechanism: (usize, usize),
     dim: usize,
 }
 
 impl Coordinates {
-    /// Blocks for the bodies of which `is_free` holds, in body order.
-    pub fn new(is_free: impl IntoIterator<Item = bool>) -> Coordinates {
+    /// Blocks for the bodies of which `is_free` holds, in body order, then a block of
+    /// `mechanism` numbers for the joint coordinates.
+    pub fn new(is_free: impl IntoIterator<Item = bool>, mechanism: usize) -> Coordinates {
         let (mut of_body, mut free, mut slot, mut free_bodies) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut dim = 0;
@@ -44,7 +49,12 @@ impl Coordinates {
                 of_body.push(None);
             }
         }
-        Coordinates { of_body, free, free_bodies, slot, dim: dim + 2 }
+        Coordinates { of_body, free, free_bodies, slot, mechanism: (dim, mechanism), dim: dim + mechanism + 2 }
+    }
+
+    /// Where the mechanisms' block starts in the state.
+    pub fn mechanism_at(&self) -> usize {
+        self.mechanism.0
     }
 
     /// Length of the state vector.

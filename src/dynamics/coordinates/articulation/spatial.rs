@@ -1,0 +1,95 @@
+//! Spatial vectors in body coordinates (Featherstone's algebra): a motion is [ω; v] with v the
+//! velocity of the point at the frame's origin, a force is [n; f] with n the moment about it.
+
+use crate::math::{Isometry3, Matrix3, Point3, Vector3};
+use nalgebra::{Matrix6, Vector6};
+
+/// The cross-product matrix: skew(a)·b = a × b.
+#[inline]
+pub fn skew(a: &Vector3) -> Matrix3 {
+    Matrix3::new(0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0)
+}
+
+/// The angular part of a spatial vector.
+#[inline]
+pub fn upper(m: &Vector6<f64>) -> Vector3 {
+    Vector3::new(m[0], m[1], m[2])
+}
+
+/// The linear part of a spatial vector.
+#[inline]
+pub fn lower(m: &Vector6<f64>) -> Vector3 {
+    Vector3::new(m[3], m[4], m[5])
+}
+
+/// [a; b].
+#[inline]
+pub fn stack(a: &Vector3, b: &Vector3) -> Vector6<f64> {
+    Vector6::new(a.x, a.y, a.z, b.x, b.y, b.z)
+}
+
+/// X_{C←P}: motion vectors from frame P to frame C, where `pose` is C's pose in P.
+/// Its transpose maps forces from C to P.
+pub fn motion_transform(pose: &Isometry3) -> Matrix6<f64> {
+    let e = pose.rotation.to_rotation_matrix().into_inner().transpose();
+    let r = pose.translation.vector;
+    let mut x = Matrix6::zeros();
+    x.fixed_view_mut::<3, 3>(0, 0).copy_from(&e);
+    x.fixed_view_mut::<3, 3>(3, 3).copy_from(&e);
+    x.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-e * skew(&r)));
+    x
+}
+
+/// v× for motions: (v×)·m is the rate of change of m carried along at velocity v.
+pub fn cross_motion(v: &Vector6<f64>) -> Matrix6<f64> {
+    let (w, u) = (skew(&upper(v)), skew(&lower(v)));
+    let mut x = Matrix6::zeros();
+    x.fixed_view_mut::<3, 3>(0, 0).copy_from(&w);
+    x.fixed_view_mut::<3, 3>(3, 3).copy_from(&w);
+    x.fixed_view_mut::<3, 3>(3, 0).copy_from(&u);
+    x
+}
+
+/// v×* for forces: −(v×)ᵀ.
+pub fn cross_force(v: &Vector6<f64>, f: &Vector6<f64>) -> Vector6<f64> {
+    let (w, u) = (upper(v), lower(v));
+    let (n, g) = (upper(f), lower(f));
+    stack(&(w.cross(&n) + u.cross(&g)), &w.cross(&g))
+}
+
+/// The spatial inertia about a frame's origin of a body of `mass` with its centre of mass at
+/// `com` and rotational inertia `inertia` about it (all in that frame).
+pub fn spatial_inertia(mass: f64, com: &Point3, inertia: &Matrix3) -> Matrix6<f64> {
+    let c = skew(&com.coords);
+    let mut m = Matrix6::zeros();
+    m.fixed_view_mut::<3, 3>(0, 0).copy_from(&(inertia - mass * c * c));
+    m.fixed_view_mut::<3, 3>(0, 3).copy_from(&(mass * c));
+    m.fixed_view_mut::<3, 3>(3, 0).copy_from(&(-mass * c));
+    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&(Matrix3::identity() * mass));
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Translation3, UnitQuaternion};
+
+    #[test]
+    fn a_transform_moves_velocities_and_conserves_power() {
+        let pose = Isometry3::from_parts(
+            Translation3::new(0.3, -0.2, 0.5),
+            UnitQuaternion::from_euler_angles(0.4, -0.7, 1.1),
+        );
+        let x = motion_transform(&pose);
+        let m = Vector6::new(0.1, 0.2, -0.3, 1.0, -2.0, 0.5);
+        // The child-frame velocity of the child origin, by hand.
+        let (w, v) = (upper(&m), lower(&m));
+        let at_child = v + w.cross(&pose.translation.vector);
+        let expected = stack(&(pose.rotation.inverse() * w), &(pose.rotation.inverse() * at_child));
+        assert!((x * m - expected).norm() < 1e-14);
+        // Power is frame-independent: (Xᵀf)·m = f·(X m).
+        let f = Vector6::new(0.7, -0.1, 0.2, 3.0, 1.0, -1.0);
+        assert!(((x.transpose() * f).dot(&m) - f.dot(&(x * m))).abs() < 1e-14);
+        assert!((cross_force(&m, &f) + cross_motion(&m).transpose() * f).norm() < 1e-14);
+    }
+}
