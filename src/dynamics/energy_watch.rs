@@ -59,6 +59,9 @@ impl EnergyWatch {
             scale += b.mass * g * (gyration + height) + b.force.norm() * gyration + b.torque.norm();
             correction += b.mass * correction_speed * correction_speed;
         }
+        if let Some(m) = &world.mechanism {
+            scale += mechanism_scale(world, m, y0);
+        }
         EnergyWatch {
             initial_total: initial.total,
             tolerance: RELATIVE_TOLERANCE * scale + correction + 1e-12,
@@ -124,6 +127,26 @@ fn loads_scale(world: &World, y: &[f64]) -> f64 {
         }
         let gyration = (world.world_inertia(i, y).trace() / (2.0 * b.mass)).max(0.0).sqrt();
         scale += b.force.norm() * gyration + b.torque.norm();
+    }
+    scale
+}
+
+/// A mechanism's share of the scale: each link's weight times how far it can fall (its centre's
+/// distance from its root joint, plus its radius of gyration), and the joint springs' energy.
+fn mechanism_scale(world: &World, m: &super::mechanism::Mechanism, y: &[f64]) -> f64 {
+    let kin = m.kinematics(y);
+    let a = &m.articulation;
+    let g = world.gravity.norm();
+    let mut scale = m.spring_energy(m.q(y));
+    for (k, link) in a.links.iter().enumerate() {
+        let mut root = k;
+        while a.joints[root].parent != super::coordinates::articulation::NONE {
+            root = a.joints[root].parent;
+        }
+        let reach = (m.com(&kin, k) - kin.pose[root].translation.vector).coords.norm();
+        let gyration =
+            if link.mass > 0.0 { (link.inertia.trace() / (2.0 * link.mass)).max(0.0).sqrt() } else { 0.0 };
+        scale += link.mass * g * (reach + gyration);
     }
     scale
 }

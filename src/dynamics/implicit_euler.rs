@@ -13,8 +13,8 @@
 //! Euler.
 
 use super::error::DynamicsError;
-use super::joint_space_step::JointScheme;
 use super::group_solve::{Groups, Weights, gyroscopic_with, set_velocity_and_advance};
+use super::joint_space_step::JointScheme;
 use super::world::World;
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
 use crate::math::{Matrix3, Vector3};

@@ -99,6 +99,12 @@ pub fn step(
             r.fixed_rows_mut::<3>(6 * k).copy_from(&rl);
             r.fixed_rows_mut::<3>(6 * k + 3).copy_from(&ra);
         }
+        // Backward Euler: gravity and the velocity terms at the iterate too (it then only
+        // removes energy); semi-implicit Euler: at the start.
+        let bias = match scheme {
+            JointScheme::Implicit => m.articulation.inverse_dynamics(&kin, &v1, None, &world.gravity, None),
+            JointScheme::SemiImplicit => bias.clone(),
+        };
         let mut tau: Vec<f64> = joints.tau.iter().zip(bias.iter()).map(|(a, b)| a - b).collect();
         for (k, link) in m.articulation.links.iter().enumerate() {
             let i = link.body;
@@ -119,7 +125,8 @@ pub fn step(
             joints.damping.len(),
             joints.damping.iter().zip(&joints.stiffness).map(|(d, k)| dt * d + dt * dt * k),
         ));
-        a.view_mut((nf, nf), (m.independent(), m.independent())).copy_from(&(&mass + m.reduce_matrix(&gains)));
+        a.view_mut((nf, nf), (m.independent(), m.independent()))
+            .copy_from(&(&mass + m.reduce_matrix(&gains)));
         let stiffness_weight = if scheme == JointScheme::Implicit { dt * dt } else { 0.0 };
         let map = |body: usize| body_map(world, m, &kin, body, n);
         for (pa, pb, d) in &loads.derivatives {
@@ -145,7 +152,8 @@ pub fn step(
             let mut changed = false;
             for (dof, bound, lower) in &limits {
                 let target = (bound - q0_at(m, &q0, *dof)) / dt;
-                let crosses = if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
+                let crosses =
+                    if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
                 let col = m.column(*dof);
                 if crosses && !active.iter().any(|(c, _)| *c == col) {
                     active.push((col, target / m.ratio(*dof) - v0[*dof] / m.ratio(*dof)));
@@ -157,7 +165,11 @@ pub fn step(
             let mut keep = Vec::new();
             for (k, entry) in active.iter().enumerate() {
                 let lower = limits.iter().find(|(dof, _, _)| m.column(*dof) == entry.0).is_some_and(|l| l.2);
-                let pulls = if k < lambdas.len() { if lower { lambdas[k] < 0.0 } else { lambdas[k] > 0.0 } } else { false };
+                let pulls = if k < lambdas.len() {
+                    if lower { lambdas[k] < 0.0 } else { lambdas[k] > 0.0 }
+                } else {
+                    false
+                };
                 if !pulls {
                     keep.push(*entry);
                 }
@@ -229,7 +241,9 @@ fn solve_with_limits(
         rhs[n + k] = value - u[nf + col];
     }
     let x = big.lu().solve(&rhs).ok_or_else(|| {
-        DynamicsError::Setup("the joint-space step's matrix is singular: give every moving link mass and inertia".into())
+        DynamicsError::Setup(
+            "the joint-space step's matrix is singular: give every moving link mass and inertia".into(),
+        )
     })?;
     let delta = x.rows(0, n).into_owned();
     // Multipliers of A·δ + R = Eᵀ·λ' are −x: the force the limit applies, positive pushing up.
@@ -238,7 +252,14 @@ fn solve_with_limits(
 }
 
 /// Sets the velocities u (changes from the start) and the poses they reach in dt.
-fn apply(world: &World, m: &Mechanism, (start, q0, v0): (&[f64], &[f64], &[f64]), u: &DVector<f64>, dt: f64, y: &mut [f64]) {
+fn apply(
+    world: &World,
+    m: &Mechanism,
+    (start, q0, v0): (&[f64], &[f64], &[f64]),
+    u: &DVector<f64>,
+    dt: f64,
+    y: &mut [f64],
+) {
     for (k, &i) in world.coords.free_bodies().iter().enumerate() {
         let dv = (u.fixed_rows::<3>(6 * k).into_owned(), u.fixed_rows::<3>(6 * k + 3).into_owned());
         super::group_solve::set_velocity_and_advance(world, i, start, dv, dt, y);
@@ -259,7 +280,13 @@ fn apply(world: &World, m: &Mechanism, (start, q0, v0): (&[f64], &[f64], &[f64])
 
 /// The 6×n map from all velocities to body `body`'s centre-of-mass velocity and angular
 /// velocity (zero for a body that does not move).
-fn body_map(world: &World, m: &Mechanism, kin: &super::coordinates::articulation::Kinematics, body: usize, n: usize) -> DMatrix<f64> {
+fn body_map(
+    world: &World,
+    m: &Mechanism,
+    kin: &super::coordinates::articulation::Kinematics,
+    body: usize,
+    n: usize,
+) -> DMatrix<f64> {
     let mut g = DMatrix::zeros(6, n);
     let slots = world.coords.free_slots();
     if slots[body] != super::coordinates::NOT_FREE {
@@ -284,7 +311,14 @@ fn stack_maps(a: &DMatrix<f64>, b: &DMatrix<f64>) -> DMatrix<f64> {
 }
 
 /// Whether the last update is within Newton's tolerance.
-fn within_tolerance(world: &World, m: &Mechanism, (start, v0): (&[f64], &[f64]), u: &DVector<f64>, delta: &DVector<f64>, nf: usize) -> bool {
+fn within_tolerance(
+    world: &World,
+    m: &Mechanism,
+    (start, v0): (&[f64], &[f64]),
+    u: &DVector<f64>,
+    delta: &DVector<f64>,
+    nf: usize,
+) -> bool {
     for (k, block) in world.coords.free_blocks().iter().enumerate() {
         let v = block.velocity(start) + u.fixed_rows::<3>(6 * k);
         let w = block.angular_velocity(start) + u.fixed_rows::<3>(6 * k + 3);

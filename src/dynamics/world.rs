@@ -313,9 +313,9 @@ impl World {
         let without_gravity: Vec<Vector3> =
             loads.force.iter().zip(&self.bodies).map(|(f, b)| f - self.gravity * b.mass).collect();
         let external = m.link_forces(&kin, &without_gravity, &loads.torque);
-        let a = m.accelerations(&kin, v, &forces.tau, &self.gravity, &external).map_err(|e| {
-            DynamicsError::Setup(format!("mechanism at t = {t}: {e}"))
-        })?;
+        let a = m
+            .accelerations(&kin, v, &forces.tau, &self.gravity, &external)
+            .map_err(|e| DynamicsError::Setup(format!("mechanism at t = {t}: {e}")))?;
         let a_at = m.q(y).len();
         let (dq, dv) = m.q_v_mut(dy);
         for (k, joint) in m.articulation.joints.iter().enumerate() {
@@ -379,7 +379,12 @@ impl World {
             && !m.q(y).iter().chain(m.v(y)).all(|x| x.is_finite())
         {
             let links = m.articulation.links.iter().map(|l| self.bodies[l.body].name.as_str());
-            bad = [bad, links.collect::<Vec<_>>().join(", ")].iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>().join(", ");
+            bad = [bad, links.collect::<Vec<_>>().join(", ")]
+                .iter()
+                .filter(|s| !s.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
         }
         (!bad.is_empty()).then_some(bad)
     }
@@ -404,7 +409,7 @@ impl World {
                 let (_, twist) = m.pose_and_twist(&kin, k);
                 let (v, w) = (twist.linear.norm(), twist.angular.norm());
                 for (speed, limit, unit) in [(v, MAX_SPEED, "m/s"), (w, MAX_RATE, "rad/s")] {
-                    if !(speed <= limit) {
+                    if speed > limit || speed.is_nan() {
                         let body = self.bodies[link.body].name.clone();
                         return Err(DynamicsError::Implausible { t, body, speed, unit, limit });
                     }

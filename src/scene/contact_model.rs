@@ -22,7 +22,10 @@ pub fn contact_bodies(scene: &Scene) -> Vec<ContactBody<'_>> {
 /// stderr when `progress` is set).
 pub fn contact_model(scene: &Scene, progress: bool) -> Result<ContactModel, ModelSetupError> {
     let bodies = contact_bodies(scene);
-    let filter = PairFilter::new(&bodies);
+    let mut filter = PairFilter::new(&bodies);
+    for (a, b) in super::mechanism_world::jointed_pairs(scene) {
+        filter.exclude(a, b);
+    }
     let settings = &scene.model_settings;
     Ok(match scene.model {
         ModelKind::PressureField => {

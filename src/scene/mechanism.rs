@@ -2,6 +2,7 @@
 //! (`[[actuator]]`), couplers (`[[coupler]]`), contact exclusions (`[[exclude]]`), and a body's
 //! inertia as given. Validated values only; the dynamics is built from them elsewhere.
 
+pub use crate::dynamics::mechanism::{ActuatorKind, Schedule};
 use crate::math::{Isometry3, Matrix3, Vector3};
 use serde::Deserialize;
 
@@ -92,94 +93,6 @@ pub struct JointSpec {
     pub stiffness: f64,
     /// Revolute / prismatic: the spring's rest coordinate. Default 0.
     pub spring_reference: f64,
-}
-
-/// A value over time: constant, or piecewise-linear through points (t, value) with strictly
-/// increasing times ≥ 0, held before the first and after the last.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Schedule {
-    Constant(f64),
-    /// At least one point.
-    Points(Vec<(f64, f64)>),
-}
-
-impl Schedule {
-    /// The value at time `t`.
-    pub fn at(&self, t: f64) -> f64 {
-        match self {
-            Schedule::Constant(v) => *v,
-            Schedule::Points(p) => match Self::segment(p, t) {
-                Segment::Before => p[0].1,
-                Segment::After => p[p.len() - 1].1,
-                Segment::Inside(k) => {
-                    let ((t0, v0), (t1, v1)) = (p[k], p[k + 1]);
-                    let s = (t - t0) / (t1 - t0);
-                    v0 + s * (v1 - v0)
-                }
-            },
-        }
-    }
-
-    /// The slope at time `t`: that of the segment starting at or before `t`; 0 outside the
-    /// points and for a constant.
-    pub fn rate(&self, t: f64) -> f64 {
-        match self {
-            Schedule::Constant(_) => 0.0,
-            Schedule::Points(p) => match Self::segment(p, t) {
-                Segment::Before | Segment::After => 0.0,
-                Segment::Inside(k) => {
-                    let ((t0, v0), (t1, v1)) = (p[k], p[k + 1]);
-                    (v1 - v0) / (t1 - t0)
-                }
-            },
-        }
-    }
-
-    /// Every value the schedule takes at its points (its extremes lie among them).
-    pub fn values(&self) -> Vec<f64> {
-        match self {
-            Schedule::Constant(v) => vec![*v],
-            Schedule::Points(p) => p.iter().map(|&(_, v)| v).collect(),
-        }
-    }
-
-    fn segment(p: &[(f64, f64)], t: f64) -> Segment {
-        match p {
-            [] => Segment::Before,
-            _ if t.is_nan() || t < p[0].0 => Segment::Before,
-            _ if t >= p[p.len() - 1].0 => Segment::After,
-            // p[0].0 ≤ t < p[last].0: the last point with time ≤ t starts the segment.
-            _ => Segment::Inside(p.partition_point(|&(ti, _)| ti <= t) - 1),
-        }
-    }
-}
-
-enum Segment {
-    Before,
-    After,
-    Inside(usize),
-}
-
-/// What an actuator does, with its own parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ActuatorKind {
-    /// Effort `gear · effort(t)` (N or N·m) on the joint.
-    Motor { gear: f64, effort: Schedule },
-    /// A PD servo: `kp · (target − q) + kd · (target_velocity − v)`.
-    Position { kp: f64, kd: f64, target: Schedule, target_velocity: Schedule },
-    /// A velocity servo: `kd · (target − v)`.
-    Velocity { kd: f64, target: Schedule },
-}
-
-impl ActuatorKind {
-    /// The spelling in a scene file (`kind`).
-    pub fn key(&self) -> &'static str {
-        match self {
-            ActuatorKind::Motor { .. } => "motor",
-            ActuatorKind::Position { .. } => "position",
-            ActuatorKind::Velocity { .. } => "velocity",
-        }
-    }
 }
 
 /// One `[[actuator]]`, validated: it drives a revolute or prismatic joint.

@@ -10,6 +10,7 @@ mod error;
 mod integrator_choice;
 mod location;
 mod mechanism;
+mod mechanism_world;
 mod model;
 mod orientation;
 mod raw;

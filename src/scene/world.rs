@@ -44,7 +44,8 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
 
 /// The world of a scene (meshing every body; progress on stderr when `progress` is set).
 pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
-    let bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
+    let mut bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
+    let mechanism = super::mechanism_world::mechanism(scene, &mut bodies)?;
     let model = contact_model(scene, progress)?;
-    Ok(World::new(bodies, model, scene.sim.gravity))
+    Ok(World::with_mechanism(bodies, model, scene.sim.gravity, mechanism))
 }

@@ -49,7 +49,14 @@ impl Coordinates {
                 of_body.push(None);
             }
         }
-        Coordinates { of_body, free, free_bodies, slot, mechanism: (dim, mechanism), dim: dim + mechanism + 2 }
+        Coordinates {
+            of_body,
+            free,
+            free_bodies,
+            slot,
+            mechanism: (dim, mechanism),
+            dim: dim + mechanism + 2,
+        }
     }
 
     /// Where the mechanisms' block starts in the state.

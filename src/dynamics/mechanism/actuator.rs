@@ -2,11 +2,12 @@
 //! (PD about a target) and a velocity servo (D about a target velocity), each with an optional
 //! symmetric limit on its effort; and their targets in time.
 
-/// A value in time: constant, or piecewise-linear through (time, value) points with strictly
-/// increasing times, held before the first and after the last.
+/// A value over time: constant, or piecewise-linear through points (t, value) with strictly
+/// increasing times ≥ 0, held before the first and after the last.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Schedule {
     Constant(f64),
+    /// At least one point.
     Points(Vec<(f64, f64)>),
 }
 
@@ -15,39 +16,78 @@ impl Schedule {
     pub fn at(&self, t: f64) -> f64 {
         match self {
             Schedule::Constant(v) => *v,
-            Schedule::Points(points) => {
-                let (first, last) = (points[0], points[points.len() - 1]);
-                if t <= first.0 {
-                    return first.1;
+            Schedule::Points(p) => match Self::segment(p, t) {
+                Segment::Before => p[0].1,
+                Segment::After => p[p.len() - 1].1,
+                Segment::Inside(k) => {
+                    let ((t0, v0), (t1, v1)) = (p[k], p[k + 1]);
+                    let s = (t - t0) / (t1 - t0);
+                    v0 + s * (v1 - v0)
                 }
-                if t >= last.0 {
-                    return last.1;
-                }
-                let k = points.partition_point(|p| p.0 <= t).clamp(1, points.len() - 1);
-                let ((t0, v0), (t1, v1)) = (points[k - 1], points[k]);
-                v0 + (v1 - v0) * (t - t0) / (t1 - t0)
-            }
+            },
         }
     }
 
-    /// The values it takes (the constant, or every point's), for range checks.
+    /// The slope at time `t`: that of the segment starting at or before `t`; 0 outside the
+    /// points and for a constant.
+    pub fn rate(&self, t: f64) -> f64 {
+        match self {
+            Schedule::Constant(_) => 0.0,
+            Schedule::Points(p) => match Self::segment(p, t) {
+                Segment::Before | Segment::After => 0.0,
+                Segment::Inside(k) => {
+                    let ((t0, v0), (t1, v1)) = (p[k], p[k + 1]);
+                    (v1 - v0) / (t1 - t0)
+                }
+            },
+        }
+    }
+
+    /// Every value the schedule takes at its points (its extremes lie among them).
     pub fn values(&self) -> Vec<f64> {
         match self {
             Schedule::Constant(v) => vec![*v],
-            Schedule::Points(points) => points.iter().map(|p| p.1).collect(),
+            Schedule::Points(p) => p.iter().map(|&(_, v)| v).collect(),
+        }
+    }
+
+    fn segment(p: &[(f64, f64)], t: f64) -> Segment {
+        match p {
+            [] => Segment::Before,
+            _ if t.is_nan() || t < p[0].0 => Segment::Before,
+            _ if t >= p[p.len() - 1].0 => Segment::After,
+            // p[0].0 ≤ t < p[last].0: the last point with time ≤ t starts the segment.
+            _ => Segment::Inside(p.partition_point(|&(ti, _)| ti <= t) - 1),
         }
     }
 }
 
-/// What an actuator does.
+enum Segment {
+    Before,
+    After,
+    Inside(usize),
+}
+
+/// What an actuator does, with its own parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActuatorKind {
-    /// Joint effort gear·effort(t).
+    /// Effort `gear · effort(t)` (N or N·m) on the joint.
     Motor { gear: f64, effort: Schedule },
-    /// kp·(target − q) + kd·(target_velocity − v).
+    /// A PD servo: `kp · (target − q) + kd · (target_velocity − v)`.
     Position { kp: f64, kd: f64, target: Schedule, target_velocity: Schedule },
-    /// kd·(target − v).
+    /// A velocity servo: `kd · (target − v)`.
     Velocity { kd: f64, target: Schedule },
+}
+
+impl ActuatorKind {
+    /// The spelling in a scene file (`kind`).
+    pub fn key(&self) -> &'static str {
+        match self {
+            ActuatorKind::Motor { .. } => "motor",
+            ActuatorKind::Position { .. } => "position",
+            ActuatorKind::Velocity { .. } => "velocity",
+        }
+    }
 }
 
 /// An actuator on joint `joint` (a scalar joint) of a mechanism.

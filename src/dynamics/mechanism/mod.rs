@@ -65,9 +65,7 @@ impl Mechanism {
         let nv = articulation.nv();
         let mut column = vec![NONE; nv];
         let mut independent = 0;
-        let follower_of = |dof: usize| {
-            couplers.iter().find(|c| articulation.offsets(c.follower).1 == dof)
-        };
+        let follower_of = |dof: usize| couplers.iter().find(|c| articulation.offsets(c.follower).1 == dof);
         for (dof, c) in column.iter_mut().enumerate() {
             if follower_of(dof).is_none() {
                 *c = independent;
