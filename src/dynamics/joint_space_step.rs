@@ -19,7 +19,7 @@
 use super::error::DynamicsError;
 use super::group_solve::gyroscopic_with;
 use super::implicit_euler::{MAX_NEWTON_ITERATIONS, StepReport};
-use super::mechanism::Mechanism;
+use super::mechanism::{Limits, Mechanism};
 use super::world::{Loads, World};
 use crate::contact::model::{Derivatives, PairContact};
 use crate::math::{Matrix3, Vector3};
@@ -88,7 +88,7 @@ pub fn step(
         // The contacts act at the iterate (backward Euler) or at the start.
         let kin = if scheme == JointScheme::Implicit { m.kinematics(y) } else { kin0.clone() };
         let (q1, v1) = (m.q(y).to_vec(), m.v(y).to_vec());
-        let joints = m.joint_forces(t + dt, &q1, &v1);
+        let joints = m.joint_forces(t + dt, &q1, &v1, Limits::Constraints);
         // Residual.
         let mut r = DVector::zeros(n);
         for (k, &i) in free.iter().enumerate() {
@@ -191,7 +191,7 @@ pub fn step(
     }
     apply(world, m, (&start, &q0, &v0), &u, dt, y);
     let coords = &world.coords;
-    let joints = m.joint_forces(t + dt, m.q(y), m.v(y));
+    let joints = m.joint_forces(t + dt, m.q(y), m.v(y), Limits::Constraints);
     coords.set_dissipated(y, coords.dissipated(&start) + dt * (dissipation + joints.damping_power));
     coords.set_work(y, coords.work(&start) + dt * (external_power + joints.actuator_power));
     world.accept_step(t + dt, y);

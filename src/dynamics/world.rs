@@ -8,7 +8,7 @@
 use super::body::{Motion, RigidBody};
 use super::coordinates::Coordinates;
 use super::error::DynamicsError;
-use super::mechanism::Mechanism;
+use super::mechanism::{Limits, Mechanism};
 use crate::contact::model::{Capability, ContactModel, Derivatives, PairContact, PairDerivatives};
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, Vector3, parallel};
 use smallvec::SmallVec;
@@ -308,7 +308,7 @@ impl World {
     ) -> Result<(f64, f64), DynamicsError> {
         let (q, v) = (m.q(y), m.v(y));
         let kin = m.kinematics(y);
-        let forces = m.joint_forces(t, q, v);
+        let forces = m.joint_forces(t, q, v, Limits::Penalty);
         // Gravity is the articulation's own (as a base acceleration): the links' loads without it.
         let without_gravity: Vec<Vector3> =
             loads.force.iter().zip(&self.bodies).map(|(f, b)| f - self.gravity * b.mass).collect();

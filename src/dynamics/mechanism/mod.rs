@@ -31,7 +31,25 @@ pub struct Mechanism {
     initial_v: Vec<f64>,
     /// Where q starts in the state (v follows it).
     q_at: usize,
+    /// Each joint's limit penalty (stiffness, damping) for the adaptive integrators.
+    limit_penalty: Vec<(f64, f64)>,
 }
+
+/// How joint limits act in [`Mechanism::joint_forces`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limits {
+    /// Not as forces: the fixed-step schemes hold them as constraints on the step.
+    Constraints,
+    /// As a stiff, critically damped spring past the limit (the adaptive integrators).
+    Penalty,
+}
+
+/// The natural frequency (rad/s) of the limit penalty on the joint's own inertia: a joint
+/// reaching its limit at v rad/s (or m/s) goes past it by about v/LIMIT_FREQUENCY.
+pub const LIMIT_FREQUENCY: f64 = 1e4;
+
+/// The depth past a limit (rad or m) over which its penalty's damping grows to critical.
+pub const LIMIT_RAMP: f64 = 1e-5;
 
 /// The joint-space forces of springs, damping, limits' stiffness aside, and actuators at a
 /// state, with the derivatives an implicit step needs (per velocity coordinate).
@@ -88,9 +106,23 @@ impl Mechanism {
             initial_q,
             initial_v,
             q_at: 0,
+            limit_penalty: Vec::new(),
         };
         let (mut q, mut v) = (mechanism.initial_q.clone(), mechanism.initial_v.clone());
         mechanism.hold_couplers(&mut q, &mut v);
+        // The penalty's stiffness and damping from each joint's inertia at the start.
+        let kin = mechanism.articulation.kinematics(&q, &v);
+        let mass = mechanism.articulation.mass_matrix(&kin);
+        mechanism.limit_penalty = (0..mechanism.articulation.joints.len())
+            .map(|k| {
+                if !mechanism.articulation.joints[k].kind.is_scalar() {
+                    return (0.0, 0.0);
+                }
+                let dof = mechanism.articulation.offsets(k).1;
+                let (inertia, w) = (mass[(dof, dof)], LIMIT_FREQUENCY);
+                (inertia * w * w, 2.0 * inertia * w)
+            })
+            .collect();
         (mechanism.initial_q, mechanism.initial_v) = (q, v);
         mechanism
     }
@@ -196,7 +228,7 @@ impl Mechanism {
     }
 
     /// The joint forces at time `t` and coordinates `q`, velocities `v` (full).
-    pub fn joint_forces(&self, t: f64, q: &[f64], v: &[f64]) -> JointForces {
+    pub fn joint_forces(&self, t: f64, q: &[f64], v: &[f64], limits: Limits) -> JointForces {
         let nv = self.articulation.nv();
         let mut f = JointForces {
             tau: vec![0.0; nv],
@@ -217,6 +249,13 @@ impl Mechanism {
                 f.tau[va] -= joint.stiffness * (q[qa] - joint.spring_reference);
                 f.stiffness[va] += joint.stiffness;
             }
+            if limits == Limits::Penalty {
+                let effort = self.limit_effort(k, q[qa], v[va]);
+                if effort != 0.0 {
+                    f.tau[va] += effort;
+                    f.damping_power += self.limit_damping(k, q[qa]) * v[va] * v[va];
+                }
+            }
         }
         for actuator in &self.actuators {
             let (qa, va) = self.articulation.offsets(actuator.joint);
@@ -230,16 +269,29 @@ impl Mechanism {
         f
     }
 
-    /// The joint springs' energy.
+    /// The joint springs' energy, with the limit penalties'.
     pub fn spring_energy(&self, q: &[f64]) -> f64 {
         let mut energy = 0.0;
         for (k, joint) in self.articulation.joints.iter().enumerate() {
             if joint.kind.is_scalar() {
-                let x = q[self.articulation.offsets(k).0] - joint.spring_reference;
+                let q = q[self.articulation.offsets(k).0];
+                let x = q - joint.spring_reference;
                 energy += 0.5 * joint.stiffness * x * x;
+                let past = self.past_limit(k, q);
+                energy += 0.5 * self.limit_penalty[k].0 * past * past;
             }
         }
         energy
+    }
+
+    /// How far scalar joint k's coordinate `q` is past a limit (signed: below the lower one
+    /// negative; 0 within them).
+    fn past_limit(&self, k: usize, q: f64) -> f64 {
+        match self.articulation.joints[k].limits {
+            Some((lo, _)) if q < lo => q - lo,
+            Some((_, hi)) if q > hi => q - hi,
+            _ => 0.0,
+        }
     }
 
     /// The mass matrix in independent velocities, factorised (along the tree when nothing is
@@ -387,7 +439,7 @@ impl Mechanism {
     /// the mechanism's: ball and free joints' body-frame ([ω; v] for free).
     pub fn joint_rows(&self, t: f64, y: &[f64]) -> Vec<JointRow> {
         let (q, v) = (self.q(y), self.v(y));
-        let forces = self.joint_forces(t, q, v);
+        let forces = self.joint_forces(t, q, v, Limits::Penalty);
         let mut rows = Vec::new();
         for (k, joint) in self.articulation.joints.iter().enumerate() {
             let (qa, va) = self.articulation.offsets(k);
@@ -418,7 +470,16 @@ impl Mechanism {
 
     /// The limit's penalty effort on scalar joint k at (q, v) (0 within its limits).
     pub fn limit_effort(&self, k: usize, q: f64, v: f64) -> f64 {
-        let _ = (k, q, v);
-        0.0
+        let past = self.past_limit(k, q);
+        if past == 0.0 || self.is_follower(k) {
+            return 0.0;
+        }
+        -self.limit_penalty[k].0 * past - self.limit_damping(k, q) * v
+    }
+
+    /// The limit penalty's damping at coordinate `q`: full from [`LIMIT_RAMP`] past the limit,
+    /// growing from 0 at it (a force continuous in q, which the adaptive integrators need).
+    fn limit_damping(&self, k: usize, q: f64) -> f64 {
+        self.limit_penalty[k].1 * (self.past_limit(k, q).abs() / LIMIT_RAMP).min(1.0)
     }
 }
