@@ -465,3 +465,63 @@ fn runs_with_joints_are_bit_identical_with_and_without_threads() {
     };
     assert_eq!(run(1), run(2));
 }
+
+#[test]
+fn an_offset_shape_touches_where_it_is() {
+    // The same sphere resting on the ground: at its body frame, and 0.5 m below it.
+    let scene = |position: f64, offset: &str| {
+        format!(
+            r#"
+[[body]]
+name = "ground"
+fixed = true
+shape = {{ type = "halfspace" }}
+contact = {{ compliance = "rigid", friction = 0.5 }}
+
+[[body]]
+name = "ball"
+mass = 1.0
+position = [0.0, 0.0, {position}]
+shape = {{ type = "sphere", radius = 0.1{offset} }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 0.02, dissipation = 5.0 }}
+"#
+        )
+    };
+    let integrator = Integrator::ImplicitEuler { dt: 1e-3 };
+    let (plain, offset) = (world(&scene(0.11, "")), world(&scene(0.61, ", position = [0.0, 0.0, -0.5]")));
+    let (a, b) = (samples(&plain, &integrator, 0.5, 0.05), samples(&offset, &integrator, 0.5, 0.05));
+    let centre = |w: &World, s: &Sample| {
+        let (pose, _) = &s.poses[1];
+        pose * w.bodies[1].com
+    };
+    for (x, y) in a.iter().zip(&b) {
+        assert!((centre(&plain, x) - centre(&offset, y)).norm() < 1e-9, "t = {}", x.t);
+    }
+    // It did land (the contact is felt at the offset shape).
+    let z = centre(&offset, b.last().unwrap()).z;
+    assert!(z < 0.1 && z > 0.09, "{z}");
+}
+
+/// The box's height at each sample of an example scene run with its own settings.
+fn pinch_slip(example: &str) -> (f64, f64) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(example);
+    let scene = contactlab::scene::load_scene(&path).unwrap();
+    let (integrator, _) = contactlab::scene::integrator_choice(&scene).unwrap();
+    let w = build_world(&scene, false).unwrap();
+    let s = samples(&w, &integrator, 1.0, 0.01);
+    let z = |x: &Sample| x.poses[0].0.translation.z;
+    let held = s.iter().find(|x| x.t >= 0.2).unwrap();
+    (z(held) - z(s.last().unwrap()), 0.1 - z(s.last().unwrap()))
+}
+
+#[test]
+fn pd_driven_fingers_pinch_a_box_against_gravity_and_hold_it() {
+    for (example, most) in [("gripper_pinch.toml", 2e-5), ("gripper_pinch_hertz.toml", 5e-5)] {
+        let (slip, drop) = pinch_slip(example);
+        eprintln!("{example}: slip over 0.2–1 s {slip:e} m, drop from the start {drop:e} m");
+        // Held: the creep of regularized friction only (its stiction speed), not a fall
+        // (free fall would drop it 4.9 m in 1 s).
+        assert!(slip >= 0.0 && slip < most, "{example}: {slip}");
+        assert!(drop < 5e-3, "{example}: {drop}");
+    }
+}

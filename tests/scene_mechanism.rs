@@ -724,7 +724,15 @@ fn shape_poses_are_checked() {
     let body = |shape: &str| format!("[[body]]\nname = \"b\"\nmass = 1\nshape = {shape}\n");
     let ok = parse(&body("{ type = \"box\", size = [1, 1, 1], position = [0, 0, 0.2] }")).unwrap();
     assert_eq!(ok.bodies[0].shape_pose.translation.vector, Vector3::new(0.0, 0.0, 0.2));
-    assert!(ok.warnings.iter().any(|w| w.contains("shape.position")), "{:?}", ok.warnings);
+    assert!(ok.warnings.is_empty(), "{:?}", ok.warnings);
+    // The impulse models do not take offset shapes yet.
+    assert_mentions(
+        &message(&format!(
+            "[model]\nkind = \"volume6d\"\n{}",
+            body("{ type = \"box\", size = [1, 1, 1], position = [0, 0, 0.2] }")
+        )),
+        &["`shape.position`", "not supported yet"],
+    );
     assert_mentions(
         &message(&body("{ type = \"sphere\", radius = 0.1, orientation = [2, 0, 0, 0] }")),
         &["`shape.orientation`", "unit quaternion", "body 'b'"],

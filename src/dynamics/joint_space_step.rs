@@ -69,6 +69,19 @@ pub fn step(
     let mut u = DVector::zeros(n);
     let mut report = StepReport::default();
     let (mut dissipation, mut external_power) = (0.0, 0.0);
+    // The line search: the last full update's start and direction, its residual norm, and the
+    // fraction of it taken (a stiff impact's first update overshoots).
+    let (mut from, mut direction) = (DVector::zeros(n), DVector::zeros(n));
+    let (mut last_norm, mut fraction): (Option<f64>, f64) = (None, 1.0);
+    let scale: Vec<f64> = (0..n)
+        .map(|i| {
+            if i < nf {
+                if i % 6 < 3 { inertia[i / 6].0 } else { inertia[i / 6].1[(i % 6 - 3, i % 6 - 3)] }
+            } else {
+                mass[(i - nf, i - nf)]
+            }
+        })
+        .collect();
     for _ in 0..MAX_NEWTON_ITERATIONS {
         apply(world, m, (&start, &q0, &v0), &u, dt, y);
         let evaluated;
@@ -115,6 +128,18 @@ pub fn step(
         let du = u.rows(nf, m.independent()).into_owned();
         let rm = &mass * &du - m.reduce(&tau) * dt;
         r.rows_mut(nf, m.independent()).copy_from(&rm);
+        // The residual in the metric of the masses: no descent along the last update → back off
+        // (not with a limit held: its impulse is in the residual).
+        let norm: f64 = r.iter().zip(&scale).map(|(r, s)| if *s > 0.0 { r * r / s } else { 0.0 }).sum();
+        if let Some(previous) = last_norm
+            && active.is_empty()
+            && norm > previous
+            && fraction > 1.0 / 64.0
+        {
+            fraction *= 0.5;
+            u = &from + &direction * fraction;
+            continue;
+        }
         // Newton's matrix.
         let mut a = DMatrix::zeros(n, n);
         for (k, (mk, ik)) in inertia.iter().enumerate() {
@@ -183,6 +208,9 @@ pub fn step(
                 break delta.0;
             }
         };
+        from.copy_from(&u);
+        direction.copy_from(&delta);
+        (last_norm, fraction) = (Some(norm), 1.0);
         u += &delta;
         if within_tolerance(world, m, (&start, &v0), &u, &delta, nf) || scheme == JointScheme::SemiImplicit {
             report.converged = true;

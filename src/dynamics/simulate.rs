@@ -224,7 +224,8 @@ fn run_adaptive(
 
 /// The deepest overlap of any pair at state `y` (t = 0), for models that measure distances.
 fn deepest_overlap(world: &World, y: &[f64]) -> Option<(String, String, f64)> {
-    let poses = world.poses(0.0, y);
+    let body_poses = world.poses(0.0, y);
+    let poses = world.model_poses(&body_poses);
     world
         .model
         .candidate_pairs(&poses)

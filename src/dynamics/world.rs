@@ -29,6 +29,9 @@ pub struct World {
     /// The links of every mechanism, in joint coordinates (bodies whose motion is
     /// [`Motion::Link`]).
     pub mechanism: Option<Mechanism>,
+    /// Each body's contact shape in its body frame, when some shape is offset (`None`: every
+    /// shape at its body frame). The contact models see the shapes' frames.
+    pub shape_poses: Option<Vec<Isometry3>>,
 }
 
 impl World {
@@ -48,7 +51,27 @@ impl World {
         if let Some(m) = &mut mechanism {
             m.place(coords.mechanism_at());
         }
-        World { bodies, model, gravity, coords, mechanism }
+        World { bodies, model, gravity, coords, mechanism, shape_poses: None }
+    }
+
+    /// The poses and twists the contact models take: each body's shape frame (its body frame
+    /// unless the shape is offset) and its twist there.
+    pub fn model_poses<'p>(
+        &self,
+        poses: &'p [(Isometry3, Twist)],
+    ) -> std::borrow::Cow<'p, [(Isometry3, Twist)]> {
+        let Some(offsets) = &self.shape_poses else { return std::borrow::Cow::Borrowed(poses) };
+        std::borrow::Cow::Owned(
+            poses
+                .iter()
+                .zip(offsets)
+                .map(|((pose, twist), offset)| {
+                    let arm = pose.rotation * offset.translation.vector;
+                    let linear = twist.linear + twist.angular.cross(&arm);
+                    (pose * offset, Twist { linear, angular: twist.angular })
+                })
+                .collect(),
+        )
     }
 
     /// The initial state.
@@ -116,17 +139,19 @@ impl World {
         // Small scenes' temporaries stay on the stack: no heap allocation per query.
         let coms: SmallVec<[Point3; 8]> =
             self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
-        let active = self.model.candidate_pairs(&poses);
+        let shape_poses = self.model_poses(&poses);
+        let poses = &shape_poses[..];
+        let active = self.model.candidate_pairs(poses);
         let eval = |&(a, b): &(usize, usize)| {
             let refs = (&coms[a], &coms[b]);
             // A pair whose derivatives are known is evaluated without them.
             if derivatives != Derivatives::None
                 && let Some(known) = known((a, b))
             {
-                let result = forces.evaluate((a, b), &poses, refs, Derivatives::None)?;
+                let result = forces.evaluate((a, b), poses, refs, Derivatives::None)?;
                 return Ok(result.map(|(c, _)| (c, Some(known))));
             }
-            forces.evaluate((a, b), &poses, refs, derivatives)
+            forces.evaluate((a, b), poses, refs, derivatives)
         };
         let eval = |pair: &(usize, usize)| {
             eval(pair).map_err(|source| DynamicsError::Contact {
@@ -211,8 +236,8 @@ impl World {
             self.model.gap((a, b), (&self.pose_of(a, t, y), &self.pose_of(b, t, y)))
         };
         let (p0, p1) = (self.poses(t0, y0), self.poses(t1, y1));
-        let mut pairs = self.model.candidate_pairs(&p0);
-        pairs.extend(self.model.candidate_pairs(&p1));
+        let mut pairs = self.model.candidate_pairs(&self.model_poses(&p0));
+        pairs.extend(self.model.candidate_pairs(&self.model_poses(&p1)));
         pairs.sort_unstable();
         pairs.dedup();
         let mut earliest: Option<f64> = None;
@@ -251,19 +276,23 @@ impl World {
     /// The pose of body `i` at a state (see [`World::poses`]).
     fn pose_of(&self, i: usize, t: f64, y: &[f64]) -> Isometry3 {
         let b = &self.bodies[i];
-        match (&b.motion, self.coords.free(i), &self.mechanism) {
-            (Motion::Free, Some(block), _) => block.pose(y, &b.com),
-            (Motion::Kinematic(k), _, _) => k.at(t).0,
-            (Motion::Link(k), _, Some(m)) => m.kinematics(y).pose[*k],
-            _ => b.initial_pose,
-        }
+        let offset = self.shape_poses.as_ref().map_or(Isometry3::identity(), |o| o[i]);
+        offset_by(
+            offset,
+            match (&b.motion, self.coords.free(i), &self.mechanism) {
+                (Motion::Free, Some(block), _) => block.pose(y, &b.com),
+                (Motion::Kinematic(k), _, _) => k.at(t).0,
+                (Motion::Link(k), _, Some(m)) => m.kinematics(y).pose[*k],
+                _ => b.initial_pose,
+            },
+        )
     }
 
     /// After an accepted step: updates the contact model's memory (Hertz: which contacts are
     /// active, each with its damping fixed at impact).
     pub fn accept_step(&self, t: f64, y: &[f64]) {
         if self.model.remembers_steps() {
-            self.model.accept_step(&self.poses(t, y));
+            self.model.accept_step(&self.model_poses(&self.poses(t, y)));
         }
     }
 
@@ -451,7 +480,7 @@ impl World {
         poses: &[(Isometry3, Twist)],
         c: &PairContact,
     ) -> Result<f64, DynamicsError> {
-        self.model.energy(c, poses).map_err(|source| DynamicsError::Contact {
+        self.model.energy(c, &self.model_poses(poses)).map_err(|source| DynamicsError::Contact {
             t,
             a: self.bodies[c.a].name.clone(),
             b: self.bodies[c.b].name.clone(),
@@ -500,7 +529,7 @@ impl World {
                 self.contacts(t, y).map(|c| c.iter().map(|c| (c.a, c.b)).collect()).unwrap_or_default()
             }
             // Impulse models have no contact forces to list: the pairs that overlap.
-            Capability::Impulse(m) => m.overlapping_pairs(&self.poses(t, y), t),
+            Capability::Impulse(m) => m.overlapping_pairs(&self.model_poses(&self.poses(t, y)), t),
         };
         if pairs.is_empty() {
             return "none".into();
@@ -562,4 +591,10 @@ impl Energies {
     pub fn new(kinetic: f64, gravity: f64, elastic: f64, dissipated: f64) -> Energies {
         Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated }
     }
+}
+
+/// A body pose moved to its shape's frame.
+#[inline]
+fn offset_by(offset: Isometry3, pose: Isometry3) -> Isometry3 {
+    pose * offset
 }

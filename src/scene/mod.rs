@@ -158,13 +158,26 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         excludes: placed_tables(text, &outline, "exclude", raw.exclude),
     };
     let mechanism = validate_mechanism::mechanism(tables, &facts)?;
-    let mut warnings = mechanism.warnings;
-    for b in &bodies {
-        if b.shape_pose != crate::math::Isometry3::identity() {
-            warnings.push(format!(
-                "body `{}`: the contact models do not use `shape.position` / `shape.orientation` yet (only the mass properties do): its contact geometry is the shape at the body frame",
-                b.name
-            ));
+    let warnings = mechanism.warnings;
+    if model.is_constraint() {
+        // The impulse models' steps move free bodies with shapes at their body frames.
+        if let Some(j) = mechanism.joints.first() {
+            return Err(SceneError::Invalid {
+                place: Place::section(format!("[[joint]] {}", j.name)),
+                key: "type".into(),
+                problem: format!("joints under kind = \"{}\" are not supported yet", model.key()),
+                fix: "use kind = \"pressure_field\" or \"hertz\" for a scene with joints".into(),
+            });
+        }
+        if let Some((b, place)) =
+            bodies.iter().zip(&places).find(|(b, _)| b.shape_pose != crate::math::Isometry3::identity())
+        {
+            return Err(SceneError::Invalid {
+                place: place.clone(),
+                key: "shape.position".into(),
+                problem: format!("body `{}`: an offset shape under kind = \"{}\" is not supported yet", b.name, model.key()),
+                fix: "place the body frame at the shape (body `position` / `orientation`), or use a compound shape's part offsets".into(),
+            });
         }
     }
     Ok(Scene {

@@ -5,7 +5,7 @@ use super::{BodySpec, Kinematic, Scene};
 use crate::dynamics::body::{KinematicMotion, Motion, RigidBody};
 use crate::dynamics::world::World;
 use crate::geometry::Shape;
-use crate::math::{Matrix3, Point3};
+use crate::math::{Isometry3, Matrix3, Point3};
 use anyhow::{Context, Result};
 
 /// The rigid body of a scene body: its motion, mass, centre of mass and inertia.
@@ -47,5 +47,9 @@ pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
     let mut bodies = scene.bodies.iter().map(rigid_body).collect::<Result<Vec<_>>>()?;
     let mechanism = super::mechanism_world::mechanism(scene, &mut bodies)?;
     let model = contact_model(scene, progress)?;
-    Ok(World::with_mechanism(bodies, model, scene.sim.gravity, mechanism))
+    let mut world = World::with_mechanism(bodies, model, scene.sim.gravity, mechanism);
+    if scene.bodies.iter().any(|b| b.shape_pose != Isometry3::identity()) {
+        world.shape_poses = Some(scene.bodies.iter().map(|b| b.shape_pose).collect());
+    }
+    Ok(world)
 }

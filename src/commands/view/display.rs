@@ -34,6 +34,11 @@ pub fn display(model: &ContactModel, i: usize, spec: &BodySpec) -> Result<Displa
             mesh
         }
     };
+    // An offset shape is drawn where it is in its body's frame.
+    let mut mesh = mesh;
+    if spec.shape_pose != crate::math::Isometry3::identity() {
+        mesh.vertices.iter_mut().for_each(|v| *v = spec.shape_pose * *v);
+    }
     Ok(Display::Mesh(without_unused_vertices(mesh)))
 }
 
