@@ -5,7 +5,7 @@
 use super::coordinates::InverseMass;
 use super::world::World;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
-use nalgebra::Vector6;
+use nalgebra::{DVector, Vector6};
 
 /// Each body at the start of a step.
 pub(super) struct StepStart {
@@ -66,6 +66,7 @@ pub(super) fn advance(
     velocity: &[Vector6<f64>],
     pseudo: Option<&[Vector6<f64>]>,
     moves: impl Fn(usize) -> bool,
+    joints: Option<&(DVector<f64>, DVector<f64>, f64)>,
 ) {
     let (kinetic, gravity) = world.motion_energies(y);
     let before = kinetic + gravity;
@@ -88,6 +89,13 @@ pub(super) fn advance(
         block.set_velocity(y, &lin);
         block.set_angular_velocity(y, &ang);
         block.set_quaternion(y, &q);
+    }
+    // The mechanism: its new independent velocities and their position correction; its
+    // actuators' work at the end of the step (their gains act there).
+    if let (Some(m), Some((u, shift, t_end))) = (&world.mechanism, joints) {
+        m.advance(y, u, shift, dt);
+        let forces = m.joint_forces(*t_end, m.q(y), m.v(y), super::mechanism::Limits::Constraints);
+        applied_work += dt * forces.actuator_power;
     }
     let (kinetic, gravity) = world.motion_energies(y);
     let lost = before + applied_work - (kinetic + gravity - correction_energy);

@@ -13,6 +13,7 @@ pub mod integrator;
 pub mod joint_space_step;
 pub mod lcp;
 pub mod mechanism;
+mod mechanism_response;
 pub mod ode;
 pub mod peg_step;
 pub mod semi_implicit_euler;

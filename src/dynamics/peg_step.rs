@@ -177,7 +177,7 @@ pub fn step(
         }
     }
     // The move, and the energy it books.
-    advance(world, y, dt, &velocity, None, |i| bodies.inverse_mass[i].is_some());
+    advance(world, y, dt, &velocity, None, |i| bodies.inverse_mass[i].is_some(), None);
     contacts.clear();
     for ((a, b), (force, torque)) in impulses {
         contacts.push(PairContact::from_impulse(a, b, Wrench { force, torque }, dt, None));

@@ -26,6 +26,7 @@
 use super::coordinates::InverseMass;
 use super::error::DynamicsError;
 use super::impulse_step::{StepStart, advance};
+use super::mechanism_response::MechanismResponse;
 use super::solver_report::SolverReport;
 use super::world::World;
 use crate::contact::model::PairContact;
@@ -35,6 +36,7 @@ use crate::contact::volume6d::projection::{Ellipse, project};
 use crate::contact::volume6d::settings::Volume6dFormulation;
 use crate::math::{Matrix3, Point3, Vector3, Wrench, parallel};
 use nalgebra::{Matrix6, SMatrix, SVector, Vector6};
+use smallvec::SmallVec;
 
 /// The over-relaxation of every sweep after the first: each pair's fixed-joint step is taken
 /// this many times over before its projection. A chain of contacts (a stack) passes its
@@ -76,10 +78,13 @@ struct PointRow {
 }
 
 /// The first N rows (u, w, n, then the torques) of a pair's relative spatial velocity at a
-/// point, in the pair's frame: J and M⁻¹·Jᵀ of each body the impulses move (free bodies), the
-/// relative velocity of the ones they do not (kinematic), and the block S = Σ J·M⁻¹·Jᵀ.
+/// point, in the pair's frame: J of each body the impulses move (`reads`: free bodies and
+/// links), how an impulse on the rows moves each body (`moves`: M⁻¹·Jᵀ for a free body; for a
+/// mechanism, every link, through the joints), the relative velocity of the bodies they do not
+/// move (kinematic), and the block S = J·(velocity change per unit impulse).
 struct Rows<const N: usize> {
-    parts: Vec<(usize, SMatrix<f64, N, 6>, SMatrix<f64, 6, N>)>,
+    reads: SmallVec<[(usize, SMatrix<f64, N, 6>); 2]>,
+    moves: SmallVec<[(usize, SMatrix<f64, 6, N>); 2]>,
     driven: SVector<f64, N>,
     s: SMatrix<f64, N, N>,
 }
@@ -93,26 +98,59 @@ impl<const N: usize> Rows<N> {
         bodies: &Bodies,
         velocity: &[Vector6<f64>],
     ) -> Self {
-        let mut rows = Rows { parts: Vec::new(), driven: SVector::zeros(), s: SMatrix::zeros() };
+        let mut rows = Rows {
+            reads: SmallVec::new(),
+            moves: SmallVec::new(),
+            driven: SVector::zeros(),
+            s: SMatrix::zeros(),
+        };
+        let mut links: SmallVec<[(usize, SMatrix<f64, N, 6>); 2]> = SmallVec::new();
         for (body, sign) in [(a, 1.0), (b, -1.0)] {
             let j: SMatrix<f64, N, 6> =
                 jacobian(frame, &(at - bodies.com[body]), sign).fixed_rows::<N>(0).into();
-            match bodies.inverse_mass[body] {
-                Some(m) => {
+            let link = bodies.mechanism.as_ref().and_then(|r| r.link_of(body));
+            match (bodies.inverse_mass[body], link) {
+                (Some(m), _) => {
                     let w = block_diag(m.linear, &m.angular) * j.transpose();
                     rows.s += j * w;
-                    rows.parts.push((body, j, w));
+                    rows.reads.push((body, j));
+                    rows.moves.push((body, w));
                 }
-                None => rows.driven += j * velocity[body],
+                (None, Some(k)) => {
+                    rows.reads.push((body, j));
+                    links.push((k, j));
+                }
+                (None, None) => rows.driven += j * velocity[body],
+            }
+        }
+        if let Some(response) = bodies.mechanism.as_ref().filter(|_| !links.is_empty()) {
+            // An impulse on a link moves every link of the mechanism.
+            for (k, &body) in response.bodies.iter().enumerate() {
+                let mut w = SMatrix::<f64, 6, N>::zeros();
+                for (i, j) in &links {
+                    w += response.coupling(k, *i) * j.transpose();
+                }
+                for (i, j) in &links {
+                    if *i == k {
+                        rows.s += j * w;
+                    }
+                }
+                rows.moves.push((body, w));
             }
         }
         rows
     }
 
+    /// The wrench (force, torque about its centre of mass; world) that impulse `lambda` on
+    /// these rows puts on `body`.
+    fn wrench_on(&self, body: usize, lambda: &SVector<f64, N>) -> Vector6<f64> {
+        self.reads.iter().filter(|(b, _)| *b == body).map(|(_, j)| j.transpose() * lambda).sum()
+    }
+
     /// The rows' velocity at the bodies' `velocity`.
     fn error(&self, velocity: &[Vector6<f64>]) -> SVector<f64, N> {
         let mut e = self.driven;
-        for (body, j, _) in &self.parts {
+        for (body, j) in &self.reads {
             e += j * velocity[*body];
         }
         e
@@ -120,16 +158,18 @@ impl<const N: usize> Rows<N> {
 
     /// Applies impulse `delta` on these rows to the bodies' `velocity`.
     fn apply(&self, velocity: &mut [Vector6<f64>], delta: &SVector<f64, N>) {
-        for (body, _, w) in &self.parts {
+        for (body, w) in &self.moves {
             velocity[*body] += w * delta;
         }
     }
 }
 
-/// Each body's centre of mass and inverse mass and inertia (`None`: not moved by impulses).
+/// Each body's centre of mass and inverse mass and inertia (`None`: not moved by impulses),
+/// and the mechanism's response to impulses on its links.
 struct Bodies {
     com: Vec<Point3>,
     inverse_mass: Vec<Option<InverseMass>>,
+    mechanism: Option<MechanismResponse>,
 }
 
 /// Advances `y` from `t` by `dt`; `contacts` receives each touching pair's mean wrench over the
@@ -146,9 +186,17 @@ pub fn step(
     let settings = &model.settings;
     let poses = world.poses(t, y);
     // Centre of mass, V* and M⁻¹ of each body (free bodies; others: their prescribed motion).
-    let StepStart { com, velocity, inverse_mass } = StepStart::new(world, &poses, y, dt, |_| true);
-    let bodies = Bodies { com, inverse_mass };
-    let mut velocity = velocity;
+    let StepStart { com, mut velocity, inverse_mass } = StepStart::new(world, &poses, y, dt, |_| true);
+    let mechanism = match &world.mechanism {
+        Some(m) => Some(MechanismResponse::new(world, m, t, y, dt)?),
+        None => None,
+    };
+    if let Some(response) = &mechanism {
+        for (k, &body) in response.bodies.iter().enumerate() {
+            velocity[body] = response.velocity(k);
+        }
+    }
+    let bodies = Bodies { com, inverse_mass, mechanism };
     let n = world.bodies.len();
     // The touching pairs: each pair's geometry and blocks on its own (in parallel, collected in
     // order: the same result with any number of threads).
@@ -216,8 +264,10 @@ pub fn step(
             CORRECTION * (depth - SLOP).max(0.0) / dt
         })
         .collect();
+    let mut correction_normal: Vec<f64> = Vec::new();
     if bias.iter().any(|&b| b > 0.0) {
-        let mut normal = vec![0.0; constraints.len()];
+        let normal = &mut correction_normal;
+        normal.resize(constraints.len(), 0.0);
         for _ in 0..settings.iterations.max(1) {
             let mut change = 0.0_f64;
             for (k, c) in constraints.iter().enumerate() {
@@ -226,12 +276,12 @@ pub fn step(
                     continue;
                 }
                 let mut v_n = -bias[k];
-                for (body, j, _) in &c.rows.parts {
+                for (body, j) in &c.rows.reads {
                     v_n += (j.row(2) * pseudo[*body])[0];
                 }
                 let new = (normal[k] - v_n / s_nn).max(0.0);
                 let delta = new - normal[k];
-                for (body, _, w) in &c.rows.parts {
+                for (body, w) in &c.rows.moves {
                     pseudo[*body] += w.column(2) * delta;
                 }
                 normal[k] = new;
@@ -242,8 +292,25 @@ pub fn step(
             }
         }
     }
+    // The mechanism's joint velocities from the impulses on its links, and its correction.
+    let joints = bodies.mechanism.as_ref().map(|response| {
+        let (mut impulse, mut shift) =
+            (vec![Vector6::zeros(); response.bodies.len()], vec![Vector6::zeros(); response.bodies.len()]);
+        for (k, c) in constraints.iter().enumerate() {
+            let normal =
+                Vector6::new(0.0, 0.0, correction_normal.get(k).copied().unwrap_or(0.0), 0.0, 0.0, 0.0);
+            for (link, &body) in response.bodies.iter().enumerate() {
+                impulse[link] += c.rows.wrench_on(body, &c.lambda);
+                shift[link] += c.rows.wrench_on(body, &normal);
+            }
+        }
+        let u = response.after(&response.free_motion, &impulse);
+        let zero = nalgebra::DVector::zeros(u.len());
+        let pseudo = response.after(&zero, &shift);
+        (u, pseudo, t + dt)
+    });
     // The move, and the energy it books (impulse_step::advance).
-    advance(world, y, dt, &velocity, Some(&pseudo), |_| true);
+    advance(world, y, dt, &velocity, Some(&pseudo), |_| true, joints.as_ref());
     // Outputs and warm starts: each pair's impulse in the world frame.
     warm.pairs.clear();
     warm.points.clear();

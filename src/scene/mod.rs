@@ -161,12 +161,13 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     let warnings = mechanism.warnings;
     if model.is_constraint() {
         // The impulse models' steps move free bodies with shapes at their body frames.
-        if let Some(j) = mechanism.joints.first() {
+        if let Some(j) = mechanism.joints.first().filter(|_| model == ModelKind::Peg) {
             return Err(SceneError::Invalid {
                 place: Place::section(format!("[[joint]] {}", j.name)),
                 key: "type".into(),
                 problem: format!("joints under kind = \"{}\" are not supported yet", model.key()),
-                fix: "use kind = \"pressure_field\" or \"hertz\" for a scene with joints".into(),
+                fix: "use kind = \"pressure_field\", \"hertz\" or \"volume6d\" for a scene with joints"
+                    .into(),
             });
         }
         if let Some((b, place)) =

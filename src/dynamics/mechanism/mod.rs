@@ -8,6 +8,7 @@
 //! G's column of a leader carrying the follower's ratio.
 
 mod actuator;
+mod query;
 
 pub use actuator::{Actuator, ActuatorKind, Coupler, Effort, Schedule};
 
@@ -481,5 +482,33 @@ impl Mechanism {
     /// growing from 0 at it (a force continuous in q, which the adaptive integrators need).
     fn limit_damping(&self, k: usize, q: f64) -> f64 {
         self.limit_penalty[k].1 * (self.past_limit(k, q).abs() / LIMIT_RAMP).min(1.0)
+    }
+}
+
+impl Mechanism {
+    /// The independent velocities of full velocities `v` (a follower's are its leader's times
+    /// the ratio).
+    pub fn independent_velocities(&self, v: &[f64]) -> DVector<f64> {
+        let mut u = DVector::zeros(self.independent);
+        for (dof, &(col, _)) in self.reduction.iter().enumerate() {
+            if !self.couplers.iter().any(|c| self.articulation.offsets(c.follower).1 == dof) {
+                u[col] = v[dof];
+            }
+        }
+        u
+    }
+
+    /// Sets the velocities to `G·u` and moves the coordinates by dt·(G·u + G·pseudo).
+    pub fn advance(&self, y: &mut [f64], u: &DVector<f64>, pseudo: &DVector<f64>, dt: f64) {
+        let (v_new, moved) = (self.expand(u.as_slice()), self.expand((u + pseudo).as_slice()));
+        let q0 = self.q(y).to_vec();
+        let (q, v) = self.q_v_mut(y);
+        v.copy_from_slice(&v_new);
+        for (k, joint) in self.articulation.joints.iter().enumerate() {
+            let (qa, va) = self.articulation.offsets(k);
+            let (nq, nv) = (joint.kind.nq(), joint.kind.nv());
+            joint.kind.advance(&q0[qa..qa + nq], &moved[va..va + nv], dt, &mut q[qa..qa + nq]);
+        }
+        self.hold_couplers(q, v);
     }
 }
