@@ -521,6 +521,7 @@ fn pd_driven_fingers_pinch_a_box_against_gravity_and_hold_it() {
         ("gripper_pinch_hertz.toml", 5e-5),
         // Velocity-level Coulomb friction sticks: no creep.
         ("gripper_pinch_volume6d.toml", 1e-9),
+        ("gripper_pinch_peg.toml", 1e-9),
     ] {
         let (slip, drop) = pinch_slip(example);
         eprintln!("{example}: slip over 0.2–1 s {slip:e} m, drop from the start {drop:e} m");

@@ -6,6 +6,7 @@
 
 mod convert;
 mod errors;
+mod joints;
 mod scene;
 mod simulation;
 mod sweep;

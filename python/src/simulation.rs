@@ -3,15 +3,16 @@
 
 use crate::convert::{columns, matrix, motion_from_rows, motion_rows, pair_dict};
 use crate::errors::{dynamics_error, value_error};
+use crate::joints;
 use crate::scene::{Scene, body_index, surface};
 use contactlab::commands::contact::{PairReport, pair_reports};
 use contactlab::contact::model::Stepping;
 use contactlab::dynamics::stepper::{Stepper, StepperState};
-use contactlab::math::{Twist, Vector3};
+use contactlab::math::{Point3, Twist, Vector3};
 use contactlab::scene::build_world;
 use contactlab::scene::integrator_choice as integrator;
-use numpy::ndarray::Array3;
-use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike2};
+use numpy::ndarray::{Array2, Array3};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1, PyArrayLike2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -202,6 +203,159 @@ impl Simulation {
         self.stepper.drive(i, twist).map_err(dynamics_error)
     }
 
+    /// The names of the mechanism's joints that have coordinates (fixed joints have none), in
+    /// the order of `q` and `v`.
+    fn joint_names(&self) -> PyResult<Vec<String>> {
+        Ok(joints::joint_names(joints::mechanism(self.stepper.world(), "joint_names")?))
+    }
+
+    /// Every joint's coordinates now: `{name: (position, velocity)}`, numbers for revolute and
+    /// prismatic joints, arrays for ball ((4,) quaternion w, x, y, z; (3,) body-frame angular
+    /// velocity) and free joints ((7,) x, y, z, w, qx, qy, qz; (6,) body-frame [ω; v]).
+    fn joints<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let m = joints::mechanism(self.stepper.world(), "joints")?;
+        let (q, v) = (m.q(self.stepper.y()), m.v(self.stepper.y()));
+        let a = &m.articulation;
+        let d = PyDict::new(py);
+        for (k, name) in m.moving_joints() {
+            let (jq, jv) = (a.joint_q(k, q), a.joint_v(k, v));
+            if a.joints[k].kind.is_scalar() {
+                d.set_item(name, (jq[0], jv[0]))?;
+            } else {
+                d.set_item(name, (PyArray1::from_slice(py, jq), PyArray1::from_slice(py, jv)))?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// All joint coordinates now (the mechanism's order: `joint_names()`; ball and free joints
+    /// several each). Setting it (an array of as many numbers) moves the mechanism there at the
+    /// same velocities: couplers are held (a follower takes its leader's value), quaternions
+    /// renormalised, and the integrator's memory and the energy balance start afresh.
+    #[getter]
+    fn q<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let m = joints::mechanism(self.stepper.world(), "q")?;
+        Ok(PyArray1::from_slice(py, m.q(self.stepper.y())))
+    }
+
+    #[setter]
+    fn set_q(&mut self, q: PyArrayLike1<'_, f64, AllowTypeChange>) -> PyResult<()> {
+        let m = joints::mechanism(self.stepper.world(), "q")?;
+        let q = joints::vector_of(&q, m.articulation.nq(), "q")?;
+        let v = m.v(self.stepper.y()).to_vec();
+        self.stepper.set_joint_state(&q, &v).map_err(dynamics_error)
+    }
+
+    /// All joint velocities now (the mechanism's order; ball and free joints body-frame).
+    /// Setting it works as setting `q` does, at the same coordinates.
+    #[getter]
+    fn v<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let m = joints::mechanism(self.stepper.world(), "v")?;
+        Ok(PyArray1::from_slice(py, m.v(self.stepper.y())))
+    }
+
+    #[setter]
+    fn set_v(&mut self, v: PyArrayLike1<'_, f64, AllowTypeChange>) -> PyResult<()> {
+        let m = joints::mechanism(self.stepper.world(), "v")?;
+        let v = joints::vector_of(&v, m.articulation.nv(), "v")?;
+        let q = m.q(self.stepper.y()).to_vec();
+        self.stepper.set_joint_state(&q, &v).map_err(dynamics_error)
+    }
+
+    /// Sets a servo's (`position` or `velocity` actuator's) target to the constant `value` (rad
+    /// or m; rad/s or m/s) from now on, replacing the scene's target or schedule.
+    fn set_target(&mut self, actuator: &str, value: f64) -> PyResult<()> {
+        let m = joints::mechanism(self.stepper.world(), "set_target")?;
+        joints::actuator(m, actuator, true)?;
+        self.stepper.set_actuator_command(actuator, value).map_err(dynamics_error)
+    }
+
+    /// Sets a motor's commanded effort to the constant `value` (N or N·m, before its gear) from
+    /// now on, replacing the scene's effort or schedule.
+    fn set_effort(&mut self, actuator: &str, value: f64) -> PyResult<()> {
+        let m = joints::mechanism(self.stepper.world(), "set_effort")?;
+        joints::actuator(m, actuator, false)?;
+        self.stepper.set_actuator_command(actuator, value).map_err(dynamics_error)
+    }
+
+    /// The joint-space mass matrix M(q) now: (nv, nv), symmetric positive definite, the joints'
+    /// armature on its diagonal.
+    fn mass_matrix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let m = joints::mechanism(self.stepper.world(), "mass_matrix")?;
+        Ok(joints::array2(py, &m.mass_matrix_at(self.stepper.y())))
+    }
+
+    /// The bias forces b(q, v) now (nv,): Coriolis, centrifugal and gravity terms, the joint
+    /// forces that keep every acceleration zero (joint springs, damping, actuators and contact
+    /// not included).
+    fn bias_forces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let world = self.stepper.world();
+        let m = joints::mechanism(world, "bias_forces")?;
+        let b = m.bias_forces_at(self.stepper.y(), &world.gravity);
+        Ok(PyArray1::from_slice(py, b.as_slice()))
+    }
+
+    /// The gravity forces g(q) now (nv,): the bias forces at zero velocity.
+    fn gravity_forces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let world = self.stepper.world();
+        let m = joints::mechanism(world, "gravity_forces")?;
+        let g = m.gravity_forces_at(self.stepper.y(), &world.gravity);
+        Ok(PyArray1::from_slice(py, g.as_slice()))
+    }
+
+    /// The joint forces M(q)·a + b(q, v) (nv,) that give accelerations `accelerations` (nv,)
+    /// now, armature included.
+    fn inverse_dynamics<'py>(
+        &self,
+        py: Python<'py>,
+        accelerations: PyArrayLike1<'_, f64, AllowTypeChange>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let world = self.stepper.world();
+        let m = joints::mechanism(world, "inverse_dynamics")?;
+        let a = joints::vector_of(&accelerations, m.articulation.nv(), "accelerations")?;
+        let tau = m.inverse_dynamics_at(self.stepper.y(), Some(&a), &world.gravity);
+        Ok(PyArray1::from_slice(py, tau.as_slice()))
+    }
+
+    /// The Jacobian (6, nv) now of the point `point` (world frame; default: the body frame's
+    /// origin) fixed in link `body` (name or index): rows the point's velocity (3) then the
+    /// body's angular velocity (3), world frame, so `jacobian(body, point) @ v` is their value.
+    #[pyo3(signature = (body, point = None))]
+    fn jacobian<'py>(
+        &self,
+        py: Python<'py>,
+        body: &Bound<'py, PyAny>,
+        point: Option<[f64; 3]>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let i = body_index(&self.names, body)?;
+        let m = joints::mechanism(self.stepper.world(), "jacobian")?;
+        let y = self.stepper.y();
+        let point = match point {
+            Some(p) => Point3::from(p),
+            None => Point3::from(self.stepper.poses()[i].0.translation.vector),
+        };
+        let j = m.point_jacobian_at(y, i, &point).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "jacobian: body `{}` is not a link of the mechanism (no joint has it as its child); give a body that a joint moves",
+                self.names[i]
+            ))
+        })?;
+        Ok(joints::array2(py, &j))
+    }
+
+    /// Every link's pose now: `{body name: (4, 4) homogeneous matrix}` of its body frame in
+    /// the world.
+    fn forward_kinematics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let m = joints::mechanism(self.stepper.world(), "forward_kinematics")?;
+        let d = PyDict::new(py);
+        for (body, pose) in m.link_poses(self.stepper.y()) {
+            let h = pose.to_homogeneous();
+            let array = Array2::from_shape_fn((4, 4), |(r, c)| h[(r, c)]).into_pyarray(py);
+            d.set_item(&self.names[body], array)?;
+        }
+        Ok(d)
+    }
+
     /// The energies now (J): `kinetic`, `gravity`, `elastic` (exact), `dissipated`, `total`,
     /// and `work` (of applied loads and kinematic bodies so far; total − work stays constant up
     /// to the integrator's error).
@@ -380,7 +534,8 @@ impl State {
     }
 
     /// The raw state vector: 13 numbers per free body (centre of mass, quaternion, its velocity,
-    /// angular velocity), then the dissipated energy and the external work.
+    /// angular velocity), then a scene with joints' joint coordinates and velocities (`sim.q`,
+    /// `sim.v`), then the dissipated energy and the external work.
     #[getter]
     fn vector<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         PyArray1::from_slice(py, self.inner.y())

@@ -1,8 +1,10 @@
-//! Streaming CSV histories written by `simulate`: `trajectory.csv`, `energy.csv` and
-//! `contacts.csv`, with the headers fixed by the command-line contract.
+//! Streaming CSV histories written by `simulate`: `trajectory.csv`, `energy.csv`,
+//! `contacts.csv` and, for scenes with joints, `joints.csv`, with the headers fixed by the
+//! command-line contract.
 
 use super::OutputError;
 use super::number::{NumberCache, Shortest, append_cached};
+use crate::dynamics::mechanism::JointRow;
 use crate::math::{Isometry3, Twist, Wrench, parallel};
 use std::fs::File;
 use std::io::Write;
@@ -19,6 +21,10 @@ pub const TRAJECTORY_COLUMNS: [&str; 15] =
 pub const ENERGY_COLUMNS: [&str; 6] = ["t", "kinetic", "gravity", "elastic", "dissipated", "total"];
 /// Columns of `contacts.csv`: the wrench on body `a`, torque about the world origin.
 pub const CONTACT_COLUMNS: [&str; 10] = ["t", "a", "b", "fx", "fy", "fz", "tx", "ty", "tz", "area"];
+/// Columns of `joints.csv` (scenes with joints): a row per scalar joint coordinate
+/// ([`JointRow`]).
+pub const JOINT_COLUMNS: [&str; 6] =
+    ["t", "joint", "position", "velocity", "actuator_effort", "constraint_effort"];
 
 /// One row of `energy.csv` (J). The caller defines `total` (the simulator's conserved sum), so
 /// the file states what was checked rather than what this writer guesses.
@@ -31,7 +37,7 @@ pub struct EnergyRow {
     pub total: f64,
 }
 
-/// The three CSV histories of a simulation in one folder.
+/// The CSV histories of a simulation in one folder: three, and `joints.csv` when asked for.
 ///
 /// Rows are formatted and written by a thread of their own, so a run's outputs cost its
 /// integration little; they keep the order they were given in. They reach the disk when a
@@ -53,6 +59,8 @@ pub struct SimWriter {
     body_names: RowNames,
     /// The pairs' names (`a`, `b`) of the last `contacts` call.
     pair_names: RowNames,
+    /// The joint coordinates' names of the last `joints` call.
+    joint_names: RowNames,
     /// The files, when rows are written on the calling thread ([`SimWriter::create_here`]).
     here: Option<Tables>,
 }
@@ -77,6 +85,8 @@ struct Tables {
     trajectory: CsvFile,
     energy: CsvFile,
     contacts: CsvFile,
+    /// `joints.csv`, for scenes with joints.
+    joints: Option<CsvFile>,
     /// On a writer thread that steps aside for parallel sections: the batches waiting for it.
     step_aside: Option<Arc<AtomicUsize>>,
     /// Last run's large files, renamed aside to be deleted by the writer thread (see
@@ -138,21 +148,37 @@ enum Job {
     Bodies(f64, NameFields, Vec<(Isometry3, Twist)>),
     Energy(f64, EnergyRow),
     Contacts(f64, NameFields, Vec<OwnedContactRow>),
+    /// Position, velocity, actuator effort and constraint effort per joint coordinate.
+    Joints(f64, NameFields, Vec<[f64; 4]>),
     Flush,
 }
 
+/// Where a [`SimWriter`] formats and writes its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriterThread {
+    /// On a thread of its own ([`SimWriter::create`]).
+    Own,
+    /// On a thread of its own that gives its core back during parallel sections
+    /// ([`SimWriter::create_sharing_cores`]).
+    SharingCores,
+    /// On the calling thread ([`SimWriter::create_here`]).
+    Here,
+}
+
 impl Tables {
-    /// Creates `dir` (and missing parents) and the three files, each with its header.
-    /// Last run's large files are set aside for [`Tables::delete_replaced`].
-    fn create(dir: &Path) -> Result<Tables, OutputError> {
+    /// Creates `dir` (and missing parents) and the three files (four with `joints`), each
+    /// with its header. Last run's large files are set aside for [`Tables::delete_replaced`].
+    fn create(dir: &Path, joints: bool) -> Result<Tables, OutputError> {
         std::fs::create_dir_all(dir).map_err(OutputError::io(dir))?;
         let names = ["trajectory.csv", "energy.csv", "contacts.csv"].map(|name| dir.join(name));
-        let replaced = names.iter().filter_map(|path| set_aside(path)).collect();
+        let joints_path = joints.then(|| dir.join("joints.csv"));
+        let replaced = names.iter().chain(joints_path.as_ref()).filter_map(|path| set_aside(path)).collect();
         let [trajectory, energy, contacts] = names;
         Ok(Tables {
             trajectory: CsvFile::create(&trajectory, &TRAJECTORY_COLUMNS)?,
             energy: CsvFile::create(&energy, &ENERGY_COLUMNS)?,
             contacts: CsvFile::create(&contacts, &CONTACT_COLUMNS)?,
+            joints: joints_path.map(|path| CsvFile::create(&path, &JOINT_COLUMNS)).transpose()?,
             step_aside: None,
             replaced,
         })
@@ -232,12 +258,30 @@ impl Tables {
                     ])
                 })
             }
+            Job::Joints(t, names, rows) => {
+                // Rows are only given to a writer created with `joints.csv`.
+                let Some(joints) = self.joints.as_mut() else { return Ok(()) };
+                let time = formatted(t);
+                let queued = &self.step_aside;
+                joints.rows(&rows, |k, values, row| {
+                    Self::step_aside(queued);
+                    row.write(&[
+                        Field::Raw(&time),
+                        Field::Raw(&names[k]),
+                        Field::Num(values[0]),
+                        Field::Num(values[1]),
+                        Field::Num(values[2]),
+                        Field::Num(values[3]),
+                    ])
+                })
+            }
             Job::Flush => self.flush(),
         }
     }
 
     fn flush(&mut self) -> Result<(), OutputError> {
-        let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush()];
+        let joints = self.joints.as_mut().map_or(Ok(()), CsvFile::flush);
+        let results = [self.trajectory.flush(), self.energy.flush(), self.contacts.flush(), joints];
         results.into_iter().collect()
     }
 }
@@ -245,7 +289,18 @@ impl Tables {
 impl SimWriter {
     /// Creates `dir` (and missing parents) and the three files, each with its header.
     pub fn create(dir: &Path) -> Result<Self, OutputError> {
-        Self::spawn(dir, false)
+        Self::create_with(dir, WriterThread::Own, false)
+    }
+
+    /// Creates `dir` (and missing parents) and the three files, with `joints` also
+    /// `joints.csv` (for [`SimWriter::joints`]), each with its header; rows written as `thread`
+    /// says.
+    pub fn create_with(dir: &Path, thread: WriterThread, joints: bool) -> Result<Self, OutputError> {
+        match thread {
+            WriterThread::Own => Self::spawn(dir, false, joints),
+            WriterThread::SharingCores => Self::spawn(dir, true, joints),
+            WriterThread::Here => Self::here(dir, joints),
+        }
     }
 
     /// [`SimWriter::create`] for a run whose thread pool has a worker on every core: the
@@ -253,11 +308,11 @@ impl SimWriter {
     /// [`parallel`]), as long as it keeps up. On two cores this took `boxes_64`'s outputs from
     /// about 1.25× the run without them to about 1.05–1.1× (medians of many alternations).
     pub fn create_sharing_cores(dir: &Path) -> Result<Self, OutputError> {
-        Self::spawn(dir, true)
+        Self::create_with(dir, WriterThread::SharingCores, false)
     }
 
-    fn spawn(dir: &Path, step_aside: bool) -> Result<Self, OutputError> {
-        let mut tables = Tables::create(dir)?;
+    fn spawn(dir: &Path, step_aside: bool, joints: bool) -> Result<Self, OutputError> {
+        let mut tables = Tables::create(dir, joints)?;
         let queued = Arc::new(AtomicUsize::new(0));
         tables.step_aside = step_aside.then(|| Arc::clone(&queued));
         let (jobs, queue) = sync_channel::<Vec<Job>>(QUEUED_BATCHES);
@@ -284,6 +339,7 @@ impl SimWriter {
             batch_rows: 0,
             body_names: Default::default(),
             pair_names: Default::default(),
+            joint_names: Default::default(),
             here: None,
         })
     }
@@ -291,7 +347,11 @@ impl SimWriter {
     /// [`SimWriter::create`], with rows formatted and written on the calling thread when a
     /// batch is full: for runs that must stay on one thread (sweeps run many at once).
     pub fn create_here(dir: &Path) -> Result<Self, OutputError> {
-        let mut tables = Tables::create(dir)?;
+        Self::create_with(dir, WriterThread::Here, false)
+    }
+
+    fn here(dir: &Path, joints: bool) -> Result<Self, OutputError> {
+        let mut tables = Tables::create(dir, joints)?;
         tables.delete_replaced();
         Ok(Self {
             jobs: None,
@@ -301,6 +361,7 @@ impl SimWriter {
             batch_rows: 0,
             body_names: Default::default(),
             pair_names: Default::default(),
+            joint_names: Default::default(),
             here: Some(tables),
         })
     }
@@ -397,6 +458,15 @@ impl SimWriter {
         let names = self.pair_names.fields(rows, |r| [r.a, r.b]);
         let job = Job::Contacts(t, names, rows.iter().map(|r| (r.wrench, r.area)).collect());
         self.send(job, rows.len())
+    }
+
+    /// Appends every joint coordinate in `rows` at time `t` to `joints.csv`, in order (nothing
+    /// when the writer was created without it).
+    pub fn joints(&mut self, t: f64, rows: &[JointRow]) -> Result<(), OutputError> {
+        let names = self.joint_names.fields(rows, |r| [r.name.as_str()]);
+        let values =
+            rows.iter().map(|r| [r.position, r.velocity, r.actuator_effort, r.constraint_effort]).collect();
+        self.send(Job::Joints(t, names, values), rows.len())
     }
 
     /// Has the writer thread write what it was given so far to disk (without waiting for it).

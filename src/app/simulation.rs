@@ -3,7 +3,7 @@
 
 use crate::app::{
     self, BodyFrame, BodyRow, ContactFrame, ContactRow, EnergyRow, MeshCells, Progress, ProgressMode,
-    SimWriter, VtkSeries,
+    SimWriter, VtkSeries, WriterThread,
 };
 use crate::contact::model::BodyMesh;
 use crate::dynamics::DynamicsError;
@@ -154,14 +154,16 @@ pub fn run_with(
     // One thread means one: the rows are then formatted on the run's own thread. With a
     // worker on every core, the writer thread steps aside while the workers are busy.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut writer = if args.threads == Some(1) {
-        SimWriter::create_here(&args.out)
+    let thread = if args.threads == Some(1) {
+        WriterThread::Here
     } else if pool.current_num_threads() >= cores {
-        SimWriter::create_sharing_cores(&args.out)
+        WriterThread::SharingCores
     } else {
-        SimWriter::create(&args.out)
-    }
-    .with_context(|| format!("creating outputs in {}", args.out.display()))?;
+        WriterThread::Own
+    };
+    // joints.csv for a scene with joints only: other scenes' outputs stay as they were.
+    let mut writer = SimWriter::create_with(&args.out, thread, world.mechanism.is_some())
+        .with_context(|| format!("creating outputs in {}", args.out.display()))?;
     // Constraint models: one row per step of the contact solve.
     let mut solver_csv = match integrator {
         Integrator::TimeStepping { .. } => {
@@ -289,7 +291,8 @@ pub fn run_with(
     })
 }
 
-/// Writes one output row per body, the energies and every touching pair.
+/// Writes one output row per body, the energies, every touching pair and every joint
+/// coordinate.
 fn write_outputs(
     world: &World,
     sample: &Sample,
@@ -331,6 +334,9 @@ fn write_outputs(
         })
         .collect();
     writer.contacts(t, &rows)?;
+    if let Some(m) = &world.mechanism {
+        writer.joints(t, &m.joint_rows(t, sample.y))?;
+    }
     if let Some(plots) = plots {
         for r in &rows {
             plots.force(format!("{}–{}", r.a, r.b), t, r.wrench.force.norm());

@@ -14,7 +14,6 @@
 
 use super::error::DynamicsError;
 use super::group_solve::{Groups, Weights, gyroscopic_with, set_velocity_and_advance};
-use super::joint_space_step::JointScheme;
 use super::world::World;
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
 use crate::math::{Matrix3, Vector3};
@@ -150,9 +149,6 @@ pub fn step(
     cache: &mut DerivativeCache,
     contacts: &mut Vec<PairContact>,
 ) -> Result<StepReport, DynamicsError> {
-    if world.mechanism.is_some() {
-        return super::joint_space_step::step(world, (t, dt), y, JointScheme::Implicit, None, contacts);
-    }
     cache.age();
     let mut buffers = std::mem::take(&mut cache.buffers);
     let StepBuffers { start, gyro, inertia, dv, residual, from, direction, corrections } = &mut buffers;

@@ -3,9 +3,12 @@
 //! books.
 
 use super::coordinates::InverseMass;
+use super::error::DynamicsError;
+use super::mechanism_response::MechanismResponse;
 use super::world::World;
 use crate::math::{Isometry3, Point3, Twist, Vector3};
 use nalgebra::{DVector, Vector6};
+use smallvec::SmallVec;
 
 /// Each body at the start of a step.
 pub(super) struct StepStart {
@@ -17,6 +20,9 @@ pub(super) struct StepStart {
     pub velocity: Vec<Vector6<f64>>,
     /// The bodies that move: (1/m, I⁻¹ in the world frame).
     pub inverse_mass: Vec<Option<InverseMass>>,
+    /// The mechanism's links, moved by impulses through their joints (their `velocity`: the
+    /// one without contact).
+    pub mechanism: Option<MechanismResponse>,
 }
 
 impl StepStart {
@@ -34,6 +40,7 @@ impl StepStart {
             com: vec![Point3::origin(); n],
             velocity: vec![Vector6::zeros(); n],
             inverse_mass: vec![None; n],
+            mechanism: None,
         };
         for (i, body) in world.bodies.iter().enumerate() {
             let (pose, twist) = &poses[i];
@@ -51,6 +58,44 @@ impl StepStart {
             out.velocity[i] = Vector6::new(v.x, v.y, v.z, w.x, w.y, w.z);
         }
         out
+    }
+
+    /// With the world's mechanism at state `y` (time `t`): its links' velocities without
+    /// contact, and their response to impulses.
+    pub fn with_mechanism(
+        mut self,
+        world: &World,
+        t: f64,
+        y: &[f64],
+        dt: f64,
+    ) -> Result<Self, DynamicsError> {
+        if let Some(m) = &world.mechanism {
+            let response = MechanismResponse::new(world, m, t, y, dt)?;
+            for (k, &body) in response.bodies.iter().enumerate() {
+                self.velocity[body] = response.velocity(k);
+            }
+            self.mechanism = Some(response);
+        }
+        Ok(self)
+    }
+
+    /// Whether impulses move body `i` (a free body or a link).
+    pub fn moves(&self, i: usize) -> bool {
+        self.inverse_mass[i].is_some() || self.mechanism.as_ref().is_some_and(|r| r.link_of(i).is_some())
+    }
+
+    /// How a unit impulse `j` (force; torque about the centre of mass; world) on body `i`
+    /// changes the bodies' velocities: its own for a free body, every link's for a link.
+    pub fn moved(&self, i: usize, j: &Vector6<f64>) -> SmallVec<[(usize, Vector6<f64>); 2]> {
+        if let Some(m) = &self.inverse_mass[i] {
+            return smallvec::smallvec![(i, m.times(j))];
+        }
+        match self.mechanism.as_ref().and_then(|r| r.link_of(i).map(|k| (r, k))) {
+            Some((r, k)) => {
+                r.bodies.iter().enumerate().map(|(l, &body)| (body, r.coupling(l, k) * j)).collect()
+            }
+            None => SmallVec::new(),
+        }
     }
 }
 

@@ -18,7 +18,7 @@
 
 use super::error::DynamicsError;
 use super::group_solve::gyroscopic_with;
-use super::implicit_euler::{MAX_NEWTON_ITERATIONS, StepReport};
+use super::implicit_euler::StepReport;
 use super::mechanism::{Limits, Mechanism};
 use super::world::{Loads, World};
 use crate::contact::model::{Derivatives, PairContact};
@@ -31,6 +31,12 @@ pub enum JointScheme {
     Implicit,
     SemiImplicit,
 }
+
+/// Newton iterations per step at most (a step short of the tolerance is kept and counted: the
+/// energy watch catches one that goes wrong). More than the free bodies' scheme allows: each
+/// back-off of the line search takes one, and a finger striking a stiff box backs off a few
+/// times before Newton takes hold.
+const JOINT_NEWTON_ITERATIONS: usize = 40;
 
 /// Newton's tolerance on a velocity update: 1 µm/s or 10 µrad/s, plus 1e-6 of the velocity.
 const LINEAR_TOLERANCE: f64 = 1e-6;
@@ -82,7 +88,7 @@ pub fn step(
             }
         })
         .collect();
-    for _ in 0..MAX_NEWTON_ITERATIONS {
+    for _ in 0..JOINT_NEWTON_ITERATIONS {
         apply(world, m, (&start, &q0, &v0), &u, dt, y);
         let evaluated;
         let loads = match (scheme, start_loads) {

@@ -93,9 +93,20 @@ pub fn step(
     let n = world.bodies.len();
     let planar = model.settings.planar;
     let present: Vec<bool> = (0..world.bodies.len()).map(|i| model.present(i, t)).collect();
-    let mut bodies: Bodies = StepStart::new(world, &poses, y, dt, |i| present[i]);
+    let mut bodies: Bodies =
+        StepStart::new(world, &poses, y, dt, |i| present[i]).with_mechanism(world, t, y, dt)?;
     // Poses one explicit step ahead with the current velocities (contact identification).
     let mut next: Vec<Isometry3> = poses.iter().map(|(p, _)| *p).collect();
+    // Links move as their joints do: predicted with their twists.
+    if let Some(response) = &bodies.mechanism {
+        for &i in &response.bodies {
+            let (pose, twist) = &poses[i];
+            next[i] = Isometry3::from_parts(
+                Translation3::from(pose.translation.vector + dt * twist.linear),
+                UnitQuaternion::from_scaled_axis(dt * twist.angular) * pose.rotation,
+            );
+        }
+    }
     for (i, free) in bodies.inverse_mass.iter_mut().enumerate() {
         let Some(inverse) = free else { continue };
         let (pose, twist) = &poses[i];
@@ -132,15 +143,21 @@ pub fn step(
     let mut groups = DisjointSets::new(n);
     for s in &sets {
         let (a, b) = s.bodies();
-        if bodies.inverse_mass[a].is_some() && bodies.inverse_mass[b].is_some() {
+        if bodies.moves(a) && bodies.moves(b) {
             groups.join(a, b);
+        }
+    }
+    // A mechanism's links move together: one island.
+    if let Some(response) = &bodies.mechanism {
+        for pair in response.bodies.windows(2) {
+            groups.join(pair[0], pair[1]);
         }
     }
     let mut islands: Vec<(usize, Vec<&ConstraintSet>)> = Vec::new();
     for s in &sets {
         let (a, b) = s.bodies();
-        let free = if bodies.inverse_mass[a].is_some() { a } else { b };
-        if bodies.inverse_mass[free].is_none() {
+        let free = if bodies.moves(a) { a } else { b };
+        if !bodies.moves(free) {
             continue;
         }
         let r = groups.root(free);
@@ -177,7 +194,23 @@ pub fn step(
         }
     }
     // The move, and the energy it books.
-    advance(world, y, dt, &velocity, None, |i| bodies.inverse_mass[i].is_some(), None);
+    // The mechanism's joint velocities from the impulses on its links.
+    let joints = bodies.mechanism.as_ref().map(|response| {
+        let mut on_link = vec![Vector6::zeros(); response.bodies.len()];
+        for (&(a, b), (force, torque)) in &impulses {
+            for (body, sign) in [(a, 1.0), (b, -1.0)] {
+                if let Some(k) = response.link_of(body) {
+                    let about_com = torque - bodies.com[body].coords.cross(force);
+                    on_link[k] +=
+                        Vector6::new(force.x, force.y, force.z, about_com.x, about_com.y, about_com.z) * sign;
+                }
+            }
+        }
+        let u = response.after(&response.free_motion, &on_link);
+        let none = DVector::zeros(u.len());
+        (u, none, t + dt)
+    });
+    advance(world, y, dt, &velocity, None, |i| bodies.inverse_mass[i].is_some(), joints.as_ref());
     contacts.clear();
     for ((a, b), (force, torque)) in impulses {
         contacts.push(PairContact::from_impulse(a, b, Wrench { force, torque }, dt, None));
@@ -328,10 +361,10 @@ fn coupling(g_s: &Jacobian, g_r: &Jacobian, bodies: &Bodies) -> f64 {
         let mut sum = 0.0;
         for (b, gx) in x {
             for (c, gy) in y {
-                if b == c
-                    && let Some(m) = &bodies.inverse_mass[*b]
-                {
-                    sum += gx.dot(&m.times(gy));
+                for (moved, dv) in bodies.moved(*c, gy) {
+                    if moved == *b {
+                        sum += gx.dot(&dv);
+                    }
                 }
             }
         }
@@ -418,16 +451,8 @@ fn build(
 fn matrices(p: &Problem, bodies: &Bodies) -> (DMatrix<f64>, DVector<f64>) {
     let size = p.unknowns.len();
     debug_assert_eq!(size, p.rows.len());
-    let moved: Vec<Jacobian> = p
-        .unknowns
-        .iter()
-        .map(|u| {
-            u.column
-                .iter()
-                .filter_map(|(b, j)| bodies.inverse_mass[*b].as_ref().map(|m| (*b, m.times(j))))
-                .collect()
-        })
-        .collect();
+    let moved: Vec<Jacobian> =
+        p.unknowns.iter().map(|u| u.column.iter().flat_map(|(b, j)| bodies.moved(*b, j)).collect()).collect();
     let mut n = DMatrix::zeros(size, size);
     let mut q = DVector::zeros(size);
     for (r, row) in p.rows.iter().enumerate() {
@@ -459,8 +484,8 @@ fn apply_impulses(problem: &Problem, z: &DVector<f64>, bodies: &Bodies, velocity
             continue;
         }
         for (body, j) in &u.column {
-            if let Some(m) = &bodies.inverse_mass[*body] {
-                velocity[*body] += m.times(j) * z[k];
+            for (moved, dv) in bodies.moved(*body, j) {
+                velocity[moved] += dv * z[k];
             }
         }
     }

@@ -22,11 +22,6 @@ pub fn start_loads(world: &World, t: f64, y: &[f64]) -> Result<Loads, DynamicsEr
 /// Advances `y` from `t` by `dt`, with the loads at its start already evaluated
 /// ([`start_loads`]; the run reuses those of the previous step's outputs).
 pub fn step(world: &World, t: f64, y: &mut [f64], dt: f64, loads: &Loads) -> Result<(), DynamicsError> {
-    if world.mechanism.is_some() {
-        let scheme = super::joint_space_step::JointScheme::SemiImplicit;
-        super::joint_space_step::step(world, (t, dt), y, scheme, Some(loads), &mut Vec::new())?;
-        return Ok(());
-    }
     let groups = Groups::new(world, loads);
     let weights = Weights { damping: dt, stiffness: 0.0 };
     let dv = groups.solve(world, (t, y), loads, weights, |k| {

@@ -7,13 +7,15 @@
 //! bit. Adaptive steps (dopri5) are the method's own, each one accepted step;
 //! [`Stepper::advance_to`] lands a step on the time asked for. [`StepperState`] holds
 //! everything a step depends on — the engine (state vector, time, the scheme's memory, the
-//! energy budget), the contact model's memory and the control inputs — so that putting a
-//! saved state back and stepping gives the run that was not interrupted, bit for bit.
+//! energy budget), the contact model's memory, the control inputs and the actuators' commands
+//! — so that putting a saved state back and stepping gives the run that was not interrupted,
+//! bit for bit. A mechanism's joint coordinates are set with [`Stepper::set_joint_state`].
 
 use super::body::{KinematicMotion, Motion};
 use super::engine::{Engine, RunStats, Scheme};
 use super::error::DynamicsError;
 use super::integrator::Integrator;
+use super::mechanism::Actuator;
 use super::world::{Energies, World};
 use crate::contact::model::{ContactMemory, PairContact};
 use crate::math::{Isometry3, Twist, Vector3};
@@ -29,6 +31,9 @@ pub struct StepperState {
     memory: ContactMemory,
     /// Each body's motion (kinematic bodies' paths change with [`Stepper::drive`]).
     motions: Vec<Motion>,
+    /// The mechanism's actuators (their commands change with
+    /// [`Stepper::set_actuator_command`]; none without a mechanism).
+    actuators: Vec<Actuator>,
 }
 
 impl StepperState {
@@ -78,6 +83,7 @@ impl Stepper {
             control: vec![(Vector3::zeros(), Vector3::zeros()); world.bodies.len()],
             memory: world.model.memory(),
             motions: world.bodies.iter().map(|b| b.motion.clone()).collect(),
+            actuators: world.mechanism.as_ref().map_or_else(Vec::new, |m| m.actuators.clone()),
         };
         Ok(Stepper { world, scene_loads, state })
     }
@@ -129,6 +135,7 @@ impl Stepper {
             || state.control.len() != self.world.bodies.len()
             || !same_kinds
             || state.engine.integrator != self.state.engine.integrator
+            || state.actuators.len() != self.state.actuators.len()
         {
             return Err(DynamicsError::Setup(
                 "the state is of another scene or integrator (or of the same with other settings, such as dt): set states saved from a simulation of the same scene and settings".into(),
@@ -139,6 +146,9 @@ impl Stepper {
         }
         for (body, motion) in self.world.bodies.iter_mut().zip(&state.motions) {
             body.motion = motion.clone();
+        }
+        if let Some(m) = &mut self.world.mechanism {
+            m.actuators.clone_from(&state.actuators);
         }
         self.world.model.restore_memory(&state.memory);
         self.state = state;
@@ -166,6 +176,69 @@ impl Stepper {
         }
         self.world.implausible_motion(engine.t, &engine.y)?;
         engine.restart(&self.world)
+    }
+
+    /// Sets the mechanism's joint coordinates `q` and velocities `v` (full, the articulation's
+    /// order: [`Mechanism::q`](super::mechanism::Mechanism::q)), holds the couplers (a
+    /// follower's given values are replaced by its leader's through the coupler), renormalises
+    /// the quaternions and starts the step's memory and the energy budget afresh there (the
+    /// work done so far kept), as [`Stepper::set_motion`] does.
+    pub fn set_joint_state(&mut self, q: &[f64], v: &[f64]) -> Result<(), DynamicsError> {
+        let Some(m) = &self.world.mechanism else {
+            return Err(DynamicsError::Setup(
+                "the scene has no joints: joint coordinates need a mechanism ([[joint]] tables in the scene, docs/scene.md); set free bodies' motion with set_state".into(),
+            ));
+        };
+        let (nq, nv) = (m.articulation.nq(), m.articulation.nv());
+        if q.len() != nq || v.len() != nv {
+            return Err(DynamicsError::Setup(format!(
+                "{} joint coordinates and {} velocities given for a mechanism of {nq} and {nv}: give one per coordinate, in the mechanism's order",
+                q.len(),
+                v.len()
+            )));
+        }
+        if !q.iter().chain(v).all(|x| x.is_finite()) {
+            return Err(DynamicsError::Setup(
+                "the joint coordinates or velocities are not finite: give finite numbers".into(),
+            ));
+        }
+        let engine = &mut self.state.engine;
+        let (yq, yv) = m.q_v_mut(&mut engine.y);
+        yq.copy_from_slice(q);
+        yv.copy_from_slice(v);
+        m.hold_couplers(yq, yv);
+        self.world.normalize(&mut engine.y);
+        if let Some(bodies) = self.world.non_finite_bodies(&engine.y) {
+            return Err(DynamicsError::NonFinite { t: engine.t, bodies });
+        }
+        self.world.implausible_motion(engine.t, &engine.y)?;
+        engine.restart(&self.world)
+    }
+
+    /// Sets actuator `name`'s command to the constant `value` from now on: a servo's target, a
+    /// motor's effort (before its gear). Held until set again; part of the saved state.
+    pub fn set_actuator_command(&mut self, name: &str, value: f64) -> Result<(), DynamicsError> {
+        let Some(m) = &mut self.world.mechanism else {
+            return Err(DynamicsError::Setup(
+                "the scene has no joints: actuators need a mechanism ([[joint]] and [[actuator]] tables in the scene, docs/scene.md)".into(),
+            ));
+        };
+        let Some(k) = m.actuator_named(name) else {
+            let names: Vec<&str> = m.actuators.iter().map(|a| a.name.as_str()).collect();
+            return Err(DynamicsError::Setup(format!(
+                "no actuator `{name}`: the scene's actuators are [{}]",
+                names.join(", ")
+            )));
+        };
+        if !value.is_finite() {
+            return Err(DynamicsError::Setup(format!(
+                "the command of actuator `{name}` is not finite: give a finite number"
+            )));
+        }
+        m.actuators[k].set_command(value);
+        self.state.actuators[k].set_command(value);
+        self.state.engine.loads_changed();
+        Ok(())
     }
 
     /// Sets the control input of body `i` — a force and a torque about its centre of mass

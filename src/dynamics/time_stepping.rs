@@ -186,16 +186,9 @@ pub fn step(
     let settings = &model.settings;
     let poses = world.poses(t, y);
     // Centre of mass, V* and M⁻¹ of each body (free bodies; others: their prescribed motion).
-    let StepStart { com, mut velocity, inverse_mass } = StepStart::new(world, &poses, y, dt, |_| true);
-    let mechanism = match &world.mechanism {
-        Some(m) => Some(MechanismResponse::new(world, m, t, y, dt)?),
-        None => None,
-    };
-    if let Some(response) = &mechanism {
-        for (k, &body) in response.bodies.iter().enumerate() {
-            velocity[body] = response.velocity(k);
-        }
-    }
+    let StepStart { com, velocity, inverse_mass, mechanism } =
+        StepStart::new(world, &poses, y, dt, |_| true).with_mechanism(world, t, y, dt)?;
+    let mut velocity = velocity;
     let bodies = Bodies { com, inverse_mass, mechanism };
     let n = world.bodies.len();
     // The touching pairs: each pair's geometry and blocks on its own (in parallel, collected in

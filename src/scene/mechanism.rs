@@ -75,11 +75,11 @@ pub struct JointSpec {
     pub origin: Isometry3,
     /// Revolute / prismatic: the unit axis in the joint frame; zero for the other types.
     pub axis: Vector3,
-    /// Initial coordinates: [] fixed, [q] revolute / prismatic, [w, x, y, z] ball (normalised),
+    /// Initial coordinates: `[]` fixed, `[q]` revolute / prismatic, [w, x, y, z] ball (normalised),
     /// [x, y, z, w, qx, qy, qz] free (the quaternion normalised). A coupled joint's is
     /// `ratio · q_follows + offset`.
     pub position: Vec<f64>,
-    /// Initial velocities: [] fixed, [v] revolute / prismatic, [wx, wy, wz] ball (child frame),
+    /// Initial velocities: `[]` fixed, `[v]` revolute / prismatic, [wx, wy, wz] ball (child frame),
     /// [vx, vy, vz, wx, wy, wz] free (linear: of the child origin in the parent frame; angular:
     /// child frame). A coupled joint's is `ratio · v_follows`.
     pub velocity: Vec<f64>,

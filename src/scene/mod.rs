@@ -160,14 +160,14 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     let mechanism = validate_mechanism::mechanism(tables, &facts)?;
     let warnings = mechanism.warnings;
     if model.is_constraint() {
-        // The impulse models' steps move free bodies with shapes at their body frames.
-        if let Some(j) = mechanism.joints.first().filter(|_| model == ModelKind::Peg) {
+        // The impulse models' steps take shapes at their body frames, and planar peg scenes
+        // free bodies only.
+        if let Some(j) = mechanism.joints.first().filter(|_| planar) {
             return Err(SceneError::Invalid {
                 place: Place::section(format!("[[joint]] {}", j.name)),
                 key: "type".into(),
-                problem: format!("joints under kind = \"{}\" are not supported yet", model.key()),
-                fix: "use kind = \"pressure_field\", \"hertz\" or \"volume6d\" for a scene with joints"
-                    .into(),
+                problem: "joints in planar peg scenes are not supported yet".into(),
+                fix: "drop `planar = true` (3D peg takes joints), or use bodies without joints".into(),
             });
         }
         if let Some((b, place)) =

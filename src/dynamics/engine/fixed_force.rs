@@ -7,6 +7,7 @@ use crate::contact::model::PairContact;
 use crate::dynamics::elastic_tracker::ElasticTracker;
 use crate::dynamics::error::DynamicsError;
 use crate::dynamics::implicit_euler::{self, DerivativeCache};
+use crate::dynamics::joint_space_step::{self, JointScheme};
 use crate::dynamics::semi_implicit_euler;
 use crate::dynamics::world::{Loads, World};
 use crate::math::{Isometry3, Twist};
@@ -88,7 +89,18 @@ impl FixedStepScheme for FixedForce {
         let (t, dt, k) = (clock.start(), clock.dt, clock.k);
         match &mut self.method {
             Method::Implicit(cache) => {
-                let report = implicit_euler::step(world, t, y, dt, cache, &mut self.applied)?;
+                // A world with a mechanism steps every velocity at once, in joint coordinates.
+                let report = match world.mechanism {
+                    Some(_) => joint_space_step::step(
+                        world,
+                        (t, dt),
+                        y,
+                        JointScheme::Implicit,
+                        None,
+                        &mut self.applied,
+                    )?,
+                    None => implicit_euler::step(world, t, y, dt, cache, &mut self.applied)?,
+                };
                 if self.tracking {
                     self.tracked_poses = world.poses(clock.end(), y);
                     self.tracker.advance(world, &self.tracked_poses, &self.applied, dt);
@@ -110,7 +122,13 @@ impl FixedStepScheme for FixedForce {
                     self.tracker.advance(world, &self.tracked_poses, &loads.contacts, dt);
                     self.tracked_until = k - 1;
                 }
-                semi_implicit_euler::step(world, t, y, dt, &loads)?;
+                match world.mechanism {
+                    Some(_) => {
+                        let scheme = JointScheme::SemiImplicit;
+                        joint_space_step::step(world, (t, dt), y, scheme, Some(&loads), &mut Vec::new())?;
+                    }
+                    None => semi_implicit_euler::step(world, t, y, dt, &loads)?,
+                }
                 Ok(StepReport { evaluations: 1, unconverged: false, solver: None })
             }
         }

@@ -448,13 +448,13 @@ impl Mechanism {
             for c in 0..nq {
                 let name = if nq == 1 { joint.name.clone() } else { format!("{}[{c}]", joint.name) };
                 let velocity = if c < nv { v[va + c] } else { 0.0 };
-                let actuator_effort: f64 = self
+                // (Folded from +0: an empty sum of f64 is −0.)
+                let actuator_effort = self
                     .actuators
                     .iter()
                     .zip(&forces.efforts)
                     .filter(|(a, _)| a.joint == k && c == 0)
-                    .map(|(_, e)| e)
-                    .sum();
+                    .fold(0.0, |sum, (_, e)| sum + e);
                 let constraint_effort =
                     if c == 0 && nv == 1 { self.limit_effort(k, q[qa], v[va]) } else { 0.0 };
                 rows.push(JointRow {

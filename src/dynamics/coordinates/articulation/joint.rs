@@ -69,7 +69,7 @@ impl JointKind {
         }
     }
 
-    /// Column `k` of the motion subspace S (child frame): the child's twist per unit of v[k].
+    /// Column `k` of the motion subspace S (child frame): the child's twist per unit of `v[k]`.
     pub fn subspace(&self, k: usize) -> Vector6<f64> {
         let mut s = Vector6::zeros();
         match self {
