@@ -109,6 +109,7 @@ fn csv_round_trip(create: Create) {
         elastic: awkward[4],
         dissipated: 0.0,
         total: awkward[0],
+        joints: None,
     };
     let wrench = Wrench {
         force: Vector3::new(1.5, -awkward[1], awkward[8]),
@@ -192,7 +193,14 @@ fn rows_kept_on_drop(create: Create) {
         let mut out = create(&dir).unwrap();
         out.energy(
             0.5,
-            &EnergyRow { kinetic: 1.0, gravity: 2.0, elastic: 3.0, dissipated: 4.0, total: 10.0 },
+            &EnergyRow {
+                kinetic: 1.0,
+                gravity: 2.0,
+                elastic: 3.0,
+                dissipated: 4.0,
+                total: 10.0,
+                joints: None,
+            },
         )
         .unwrap();
         out.contact(0.5, "a", "b", &Wrench::zero(), Some(0.0)).unwrap();

@@ -19,6 +19,10 @@ pub const TRAJECTORY_COLUMNS: [&str; 15] =
     ["t", "body", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
 /// Columns of `energy.csv`.
 pub const ENERGY_COLUMNS: [&str; 6] = ["t", "kinetic", "gravity", "elastic", "dissipated", "total"];
+/// Columns of `energy.csv` for scenes with joints: two more, parts of `dissipated` and of the
+/// external work that the balance allows for.
+pub const ENERGY_JOINT_COLUMNS: [&str; 8] =
+    ["t", "kinetic", "gravity", "elastic", "dissipated", "total", "joint_damping", "actuator_work"];
 /// Columns of `contacts.csv`: the wrench on body `a`, torque about the world origin.
 pub const CONTACT_COLUMNS: [&str; 10] = ["t", "a", "b", "fx", "fy", "fz", "tx", "ty", "tz", "area"];
 /// Columns of `joints.csv` (scenes with joints): a row per scalar joint coordinate
@@ -35,6 +39,9 @@ pub struct EnergyRow {
     pub elastic: f64,
     pub dissipated: f64,
     pub total: f64,
+    /// Scenes with joints: the energy joint damping has dissipated (part of `dissipated`) and
+    /// the actuators' work.
+    pub joints: Option<(f64, f64)>,
 }
 
 /// The CSV histories of a simulation in one folder: three, and `joints.csv` when asked for.
@@ -176,7 +183,10 @@ impl Tables {
         let [trajectory, energy, contacts] = names;
         Ok(Tables {
             trajectory: CsvFile::create(&trajectory, &TRAJECTORY_COLUMNS)?,
-            energy: CsvFile::create(&energy, &ENERGY_COLUMNS)?,
+            energy: match joints {
+                true => CsvFile::create(&energy, &ENERGY_JOINT_COLUMNS)?,
+                false => CsvFile::create(&energy, &ENERGY_COLUMNS)?,
+            },
             contacts: CsvFile::create(&contacts, &CONTACT_COLUMNS)?,
             joints: joints_path.map(|path| CsvFile::create(&path, &JOINT_COLUMNS)).transpose()?,
             step_aside: None,
@@ -231,14 +241,26 @@ impl Tables {
                     ])
                 })
             }
-            Job::Energy(t, e) => self.energy.row(&[
-                Field::Num(t),
-                Field::Num(e.kinetic),
-                Field::Num(e.gravity),
-                Field::Num(e.elastic),
-                Field::Num(e.dissipated),
-                Field::Num(e.total),
-            ]),
+            Job::Energy(t, e) => match e.joints {
+                None => self.energy.row(&[
+                    Field::Num(t),
+                    Field::Num(e.kinetic),
+                    Field::Num(e.gravity),
+                    Field::Num(e.elastic),
+                    Field::Num(e.dissipated),
+                    Field::Num(e.total),
+                ]),
+                Some((damping, work)) => self.energy.row(&[
+                    Field::Num(t),
+                    Field::Num(e.kinetic),
+                    Field::Num(e.gravity),
+                    Field::Num(e.elastic),
+                    Field::Num(e.dissipated),
+                    Field::Num(e.total),
+                    Field::Num(damping),
+                    Field::Num(work),
+                ]),
+            },
             Job::Contacts(t, names, rows) => {
                 let time = formatted(t);
                 let queued = &self.step_aside;

@@ -319,6 +319,7 @@ fn write_outputs(
             elastic: energies.elastic,
             dissipated: energies.dissipated,
             total: energies.total,
+            joints: world.mechanism.as_ref().map(|m| (m.joint_damping(sample.y), m.actuator_work(sample.y))),
         },
     )?;
     if let Some(plots) = plots.as_deref_mut() {

@@ -141,6 +141,8 @@ pub(super) fn advance(
         m.advance(y, u, shift, dt);
         let forces = m.joint_forces(*t_end, m.q(y), m.v(y), super::mechanism::Limits::Constraints);
         applied_work += dt * forces.actuator_power;
+        // (The joint damping's loss is in the step's booked loss too.)
+        m.add_energies(y, dt * forces.damping_power, dt * forces.actuator_power);
     }
     let (kinetic, gravity) = world.motion_energies(y);
     let lost = before + applied_work - (kinetic + gravity - correction_energy);

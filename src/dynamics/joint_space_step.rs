@@ -228,6 +228,7 @@ pub fn step(
     let joints = m.joint_forces(t + dt, m.q(y), m.v(y), Limits::Constraints);
     coords.set_dissipated(y, coords.dissipated(&start) + dt * (dissipation + joints.damping_power));
     coords.set_work(y, coords.work(&start) + dt * (external_power + joints.actuator_power));
+    m.add_energies(y, dt * joints.damping_power, dt * joints.actuator_power);
     world.accept_step(t + dt, y);
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });

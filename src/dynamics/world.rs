@@ -354,6 +354,7 @@ impl World {
         }
         debug_assert_eq!(a_at, dq.len());
         dv.copy_from_slice(&a);
+        m.set_energy_rates(dy, forces.damping_power, forces.actuator_power);
         Ok((forces.damping_power, forces.actuator_power + self.link_applied_power(m, &kin)))
     }
 

@@ -128,9 +128,35 @@ impl Mechanism {
         mechanism
     }
 
-    /// Numbers of the state: q then v.
+    /// Numbers of the state: q, v, then the energy joint damping has dissipated and the work
+    /// the actuators have done.
     pub fn len(&self) -> usize {
-        self.articulation.nq() + self.articulation.nv()
+        self.articulation.nq() + self.articulation.nv() + 2
+    }
+
+    /// The energy dissipated by joint damping (and limit penalties) so far (J); also counted
+    /// in the world's dissipated energy.
+    pub fn joint_damping(&self, y: &[f64]) -> f64 {
+        y[self.q_at + self.len() - 2]
+    }
+
+    /// The work done by the actuators so far (J); also counted in the world's external work.
+    pub fn actuator_work(&self, y: &[f64]) -> f64 {
+        y[self.q_at + self.len() - 1]
+    }
+
+    /// Adds a step's joint damping loss and actuator work (or sets their rates in a derivative).
+    pub fn add_energies(&self, y: &mut [f64], damping: f64, work: f64) {
+        let at = self.q_at + self.len() - 2;
+        y[at] += damping;
+        y[at + 1] += work;
+    }
+
+    /// Sets the rates of joint damping loss and actuator work in a state derivative.
+    pub fn set_energy_rates(&self, dy: &mut [f64], damping: f64, work: f64) {
+        let at = self.q_at + self.len() - 2;
+        dy[at] = damping;
+        dy[at + 1] = work;
     }
 
     /// Whether it has no coordinates (only fixed joints).
@@ -164,7 +190,7 @@ impl Mechanism {
 
     /// q and v, writable.
     pub fn q_v_mut<'y>(&self, y: &'y mut [f64]) -> (&'y mut [f64], &'y mut [f64]) {
-        let block = &mut y[self.q_at..self.q_at + self.len()];
+        let block = &mut y[self.q_at..self.q_at + self.len() - 2];
         block.split_at_mut(self.articulation.nq())
     }
 
