@@ -3,7 +3,9 @@
 //! springs, damping and servos implicit, (H + dt·D + dt²·K)·Δu = dt·Gᵀ·(τ − b − dt·K·v) — each
 //! link's centre-of-mass velocity there, and how an impulse on one link moves every link:
 //! Λ_ki = J_k·A⁻¹·J_iᵀ, J the links' centre-of-mass Jacobians (rows: velocity, angular
-//! velocity; world), A the matrix above. Joint limits are not held by these steps.
+//! velocity; world), A the matrix above. Joint limits are held after the contact impulses: a
+//! joint that would cross its limit in the step gets the impulse that stops it on the limit
+//! ([`MechanismResponse::hold_limits`]; inelastic, so it removes energy, never adds it).
 
 use super::error::DynamicsError;
 use super::mechanism::{Limits, Mechanism};
@@ -77,6 +79,61 @@ impl MechanismResponse {
     /// Λ_ki: link k's velocity change per unit wrench (force, torque about its centre) on link i.
     pub fn coupling(&self, k: usize, i: usize) -> &Matrix6<f64> {
         &self.coupling[k * self.bodies.len() + i]
+    }
+
+    /// The independent velocities `u` with the joint impulses that keep every limited joint of
+    /// `m` on its side of its limits at the end of a step of `dt` from coordinates `q`: the
+    /// joints that would cross are stopped on the limit together (one small solve), a joint
+    /// whose impulse would pull it onto the limit left free.
+    pub fn hold_limits(&self, m: &Mechanism, q: &[f64], u: DVector<f64>, dt: f64) -> DVector<f64> {
+        let v = m.expand(u.as_slice());
+        // (independent column, required velocity of that column, lower limit?)
+        let mut active: Vec<(usize, f64, bool)> = Vec::new();
+        for (k, joint) in m.articulation.joints.iter().enumerate() {
+            let Some((lo, hi)) = joint.limits else { continue };
+            if m.is_follower(k) {
+                continue;
+            }
+            let (qa, va) = m.articulation.offsets(k);
+            let next = q[qa] + dt * v[va];
+            let (col, ratio) = (m.column(va), m.ratio(va));
+            if next < lo {
+                active.push((col, (lo - q[qa]) / dt / ratio, true));
+            } else if next > hi {
+                active.push((col, (hi - q[qa]) / dt / ratio, false));
+            }
+        }
+        for _ in 0..=active.len() {
+            if active.is_empty() {
+                break;
+            }
+            // (E·A⁻¹·Eᵀ)·λ = target − E·u, E selecting the limited columns.
+            let n = u.len();
+            let columns: Vec<DVector<f64>> = active
+                .iter()
+                .map(|&(col, _, _)| {
+                    let mut e = DVector::zeros(n);
+                    e[col] = 1.0;
+                    self.factor.solve(&e).unwrap_or_else(|| DVector::zeros(n))
+                })
+                .collect();
+            let c = active.len();
+            let schur = DMatrix::from_fn(c, c, |r, s| columns[s][active[r].0]);
+            let gap = DVector::from_fn(c, |r, _| active[r].1 - u[active[r].0]);
+            let Some(lambda) = schur.lu().solve(&gap) else { break };
+            // A limit pushes away from itself only: one that would pull is released.
+            let pulls = |r: usize| if active[r].2 { lambda[r] < 0.0 } else { lambda[r] > 0.0 };
+            if let Some(r) = (0..c).find(|&r| pulls(r)) {
+                active.remove(r);
+                continue;
+            }
+            let mut held = u.clone();
+            for (r, column) in columns.iter().enumerate() {
+                held += column * lambda[r];
+            }
+            return held;
+        }
+        u
     }
 
     /// The independent velocities after `wrenches` (impulses on each link, force and torque

@@ -206,7 +206,8 @@ pub fn step(
                 }
             }
         }
-        let u = response.after(&response.free_motion, &on_link);
+        let m = world.mechanism.as_ref().expect("a response is a mechanism's");
+        let u = response.hold_limits(m, m.q(y), response.after(&response.free_motion, &on_link), dt);
         let none = DVector::zeros(u.len());
         (u, none, t + dt)
     });

@@ -297,7 +297,8 @@ pub fn step(
                 shift[link] += c.rows.wrench_on(body, &normal);
             }
         }
-        let u = response.after(&response.free_motion, &impulse);
+        let m = world.mechanism.as_ref().expect("a response is a mechanism's");
+        let u = response.hold_limits(m, m.q(y), response.after(&response.free_motion, &impulse), dt);
         let zero = nalgebra::DVector::zeros(u.len());
         let pseudo = response.after(&zero, &shift);
         (u, pseudo, t + dt)
