@@ -25,6 +25,13 @@ use crate::contact::model::{Derivatives, PairContact};
 use crate::math::{Matrix3, Vector3};
 use nalgebra::{DMatrix, DVector};
 
+/// The velocity changes of the last two smooth steps (Newton's first guess).
+#[derive(Clone, Debug, Default)]
+pub struct JointGuess {
+    last: Option<DVector<f64>>,
+    before: Option<DVector<f64>>,
+}
+
 /// Which scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JointScheme {
@@ -51,6 +58,7 @@ pub fn step(
     scheme: JointScheme,
     start_loads: Option<&Loads>,
     contacts: &mut Vec<PairContact>,
+    guess: &mut JointGuess,
 ) -> Result<StepReport, DynamicsError> {
     let m = world.mechanism.as_ref().expect("a world with a mechanism");
     let start = y.to_vec();
@@ -72,7 +80,13 @@ pub fn step(
     let bias = m.articulation.inverse_dynamics(&kin0, &v0, None, &world.gravity, None);
     let limits = limited_dofs(m);
     let mut active: Vec<(usize, f64)> = Vec::new();
-    let mut u = DVector::zeros(n);
+    // The first iterate: the last smooth steps' velocity changes extrapolated linearly (exact
+    // in steady motion and along a ramp: Newton then ends at its first evaluation), else none.
+    let mut u = match (&guess.last, &guess.before) {
+        (Some(l), Some(b)) if l.len() == n && b.len() == n && scheme == JointScheme::Implicit => l * 2.0 - b,
+        (Some(l), _) if l.len() == n && scheme == JointScheme::Implicit => l.clone(),
+        _ => DVector::zeros(n),
+    };
     let mut report = StepReport::default();
     let (mut dissipation, mut external_power) = (0.0, 0.0);
     // The line search: the last full update's start and direction, its residual norm, and the
@@ -224,6 +238,11 @@ pub fn step(
         }
     }
     apply(world, m, (&start, &q0, &v0), &u, dt, y);
+    if report.converged && report.evaluations <= 2 && active.is_empty() {
+        guess.before = guess.last.replace(u);
+    } else {
+        *guess = JointGuess::default();
+    }
     let coords = &world.coords;
     let joints = m.joint_forces(t + dt, m.q(y), m.v(y), Limits::Constraints);
     coords.set_dissipated(y, coords.dissipated(&start) + dt * (dissipation + joints.damping_power));

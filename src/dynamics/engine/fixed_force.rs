@@ -7,7 +7,7 @@ use crate::contact::model::PairContact;
 use crate::dynamics::elastic_tracker::ElasticTracker;
 use crate::dynamics::error::DynamicsError;
 use crate::dynamics::implicit_euler::{self, DerivativeCache};
-use crate::dynamics::joint_space_step::{self, JointScheme};
+use crate::dynamics::joint_space_step::{self, JointGuess, JointScheme};
 use crate::dynamics::semi_implicit_euler;
 use crate::dynamics::world::{Loads, World};
 use crate::math::{Isometry3, Twist};
@@ -37,6 +37,8 @@ pub struct FixedForce {
     /// The contacts of the last step's end state: implicit Euler's applied ones (to Newton's
     /// tolerance), or semi-implicit Euler's evaluated for an output.
     applied: Vec<PairContact>,
+    /// A world with a mechanism: the last smooth step's velocity change (Newton's first guess).
+    joint_guess: JointGuess,
 }
 
 impl FixedForce {
@@ -48,6 +50,7 @@ impl FixedForce {
             tracked_poses: Vec::new(),
             tracked_until: 0,
             applied: Vec::new(),
+            joint_guess: JointGuess::default(),
         }
     }
 
@@ -75,6 +78,7 @@ impl FixedStepScheme for FixedForce {
         self.tracker = ElasticTracker::default();
         self.tracked_until = k;
         self.applied.clear();
+        self.joint_guess = JointGuess::default();
         if !self.tracking {
             return Ok(());
         }
@@ -91,14 +95,10 @@ impl FixedStepScheme for FixedForce {
             Method::Implicit(cache) => {
                 // A world with a mechanism steps every velocity at once, in joint coordinates.
                 let report = match world.mechanism {
-                    Some(_) => joint_space_step::step(
-                        world,
-                        (t, dt),
-                        y,
-                        JointScheme::Implicit,
-                        None,
-                        &mut self.applied,
-                    )?,
+                    Some(_) => {
+                        let (scheme, guess) = (JointScheme::Implicit, &mut self.joint_guess);
+                        joint_space_step::step(world, (t, dt), y, scheme, None, &mut self.applied, guess)?
+                    }
                     None => implicit_euler::step(world, t, y, dt, cache, &mut self.applied)?,
                 };
                 if self.tracking {
@@ -125,7 +125,16 @@ impl FixedStepScheme for FixedForce {
                 match world.mechanism {
                     Some(_) => {
                         let scheme = JointScheme::SemiImplicit;
-                        joint_space_step::step(world, (t, dt), y, scheme, Some(&loads), &mut Vec::new())?;
+                        let no_guess = &mut JointGuess::default();
+                        joint_space_step::step(
+                            world,
+                            (t, dt),
+                            y,
+                            scheme,
+                            Some(&loads),
+                            &mut Vec::new(),
+                            no_guess,
+                        )?;
                     }
                     None => semi_implicit_euler::step(world, t, y, dt, &loads)?,
                 }
