@@ -7,6 +7,7 @@
 
 use super::body::{Motion, RigidBody};
 use super::coordinates::Coordinates;
+use super::coordinates::articulation::JointKind;
 use super::error::DynamicsError;
 use super::mechanism::{Limits, Mechanism};
 use crate::contact::model::{Capability, ContactModel, Derivatives, PairContact, PairDerivatives};
@@ -434,13 +435,22 @@ impl World {
             }
         }
         if let Some(m) = &self.mechanism {
-            let kin = m.kinematics(y);
-            for (k, link) in m.articulation.links.iter().enumerate() {
-                let (_, twist) = m.pose_and_twist(&kin, k);
-                let (v, w) = (twist.linear.norm(), twist.angular.norm());
-                for (speed, limit, unit) in [(v, MAX_SPEED, "m/s"), (w, MAX_RATE, "rad/s")] {
+            // Each joint's own rates (no kinematics: this runs every step): a link moving
+            // faster than the limits has a joint that does.
+            for (k, joint) in m.articulation.joints.iter().enumerate() {
+                let (_, va) = m.articulation.offsets(k);
+                let v = &m.v(y)[va..va + joint.kind.nv()];
+                let (linear, angular) = match joint.kind {
+                    JointKind::Prismatic(_) => (v[0].abs(), 0.0),
+                    JointKind::Free => (
+                        v[3..6].iter().map(|x| x * x).sum::<f64>().sqrt(),
+                        v[0..3].iter().map(|x| x * x).sum::<f64>().sqrt(),
+                    ),
+                    _ => (0.0, v.iter().map(|x| x * x).sum::<f64>().sqrt()),
+                };
+                for (speed, limit, unit) in [(linear, MAX_SPEED, "m/s"), (angular, MAX_RATE, "rad/s")] {
                     if speed > limit || speed.is_nan() {
-                        let body = self.bodies[link.body].name.clone();
+                        let body = self.bodies[m.articulation.links[k].body].name.clone();
                         return Err(DynamicsError::Implausible { t, body, speed, unit, limit });
                     }
                 }
