@@ -69,3 +69,14 @@ fn a_scene_without_joints_writes_no_joints_csv() {
     assert_eq!(files, ["contacts.csv", "energy.csv", "trajectory.csv"]);
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[test]
+fn the_viewer_reads_a_run_with_joints() {
+    // energy.csv has two more columns for scenes with joints; the viewer page takes them.
+    let scene = examples().join("pendulum.toml");
+    let dir = simulate(&scene, "view", 0.05, 0.01);
+    let loaded = load_scene(&scene).unwrap();
+    contactlab::commands::view::run(&loaded, &dir, "pendulum").expect("the viewer page");
+    let html = std::fs::read_to_string(dir.join("view.html")).unwrap();
+    assert!(html.contains("bob"));
+}

@@ -19,8 +19,8 @@ mod vtk_series;
 pub use colormap::viridis;
 pub(crate) use csv_out::write_text as write_csv_text;
 pub use csv_out::{
-    BodyRow, CONTACT_COLUMNS, ContactRow, ENERGY_COLUMNS, EnergyRow, JOINT_COLUMNS, SOLVER_COLUMNS,
-    SimWriter, SolverCsv, TRAJECTORY_COLUMNS, WriterThread,
+    BodyRow, CONTACT_COLUMNS, ContactRow, ENERGY_COLUMNS, ENERGY_JOINT_COLUMNS, EnergyRow, JOINT_COLUMNS,
+    SOLVER_COLUMNS, SimWriter, SolverCsv, TRAJECTORY_COLUMNS, WriterThread,
 };
 pub use error::OutputError;
 pub use number::Shortest;

@@ -2,7 +2,7 @@
 //! frames shown are parsed), energy.csv, and the contact forces of contacts.csv per body.
 
 use super::error::ViewError;
-use crate::app::{CONTACT_COLUMNS, ENERGY_COLUMNS, TRAJECTORY_COLUMNS};
+use crate::app::{CONTACT_COLUMNS, ENERGY_COLUMNS, ENERGY_JOINT_COLUMNS, TRAJECTORY_COLUMNS};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -120,7 +120,10 @@ pub fn read_energy(dir: &Path) -> Result<(Vec<f64>, Vec<[f64; 5]>), ViewError> {
     let (mut times, mut rows) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate() {
         if n == 0 {
-            check_header(&path, line, &ENERGY_COLUMNS)?;
+            // Scenes with joints add two columns after these (plotted as parts of the others).
+            if line.trim_end() != ENERGY_JOINT_COLUMNS.join(",") {
+                check_header(&path, line, &ENERGY_COLUMNS)?;
+            }
             continue;
         }
         let mut fields = line.split(',');
@@ -128,6 +131,9 @@ pub fn read_energy(dir: &Path) -> Result<(Vec<f64>, Vec<[f64; 5]>), ViewError> {
         let mut row = [0.0; 5];
         for (i, v) in row.iter_mut().enumerate() {
             *v = number(&path, n + 1, ENERGY_COLUMNS[i + 1], fields.next().unwrap_or(""))?;
+        }
+        for column in fields.zip(&ENERGY_JOINT_COLUMNS[6..]).map(|(text, c)| number(&path, n + 1, c, text)) {
+            column?;
         }
         rows.push(row);
     }
