@@ -398,25 +398,20 @@ impl World {
 
     /// Names of the free bodies whose state is not finite, if any.
     pub fn non_finite_bodies(&self, y: &[f64]) -> Option<String> {
-        let bad: Vec<&str> = self
+        let mut bad: Vec<&str> = self
             .coords
             .free_blocks()
             .iter()
             .filter(|block| !block.is_finite(y))
             .map(|block| self.bodies[block.body].name.as_str())
             .collect();
-        let mut bad = bad.join(", ");
+        // A mechanism's coordinates are shared by its links: all of them are named.
         if let Some(m) = &self.mechanism
             && !m.q(y).iter().chain(m.v(y)).all(|x| x.is_finite())
         {
-            let links = m.articulation.links.iter().map(|l| self.bodies[l.body].name.as_str());
-            bad = [bad, links.collect::<Vec<_>>().join(", ")]
-                .iter()
-                .filter(|s| !s.is_empty())
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
+            bad.extend(m.articulation.links.iter().map(|l| self.bodies[l.body].name.as_str()));
         }
+        let bad = bad.join(", ");
         (!bad.is_empty()).then_some(bad)
     }
 
