@@ -28,6 +28,10 @@ pub enum DynamicsError {
         "a body moves implausibly fast at t = {t_text} s: `{body}` at {speed:.3e} {unit} (the simulator handles up to {limit:e} {unit}); the run blew up: use integrator = \"implicit_euler\" or a smaller dt, and check masses, moduli and loads", t_text = crate::math::compact(*.t)
     )]
     Implausible { t: f64, body: String, speed: f64, unit: &'static str, limit: f64 },
+    #[error(
+        "`{body}` passed through `{half_space}` at t = {t_text} s: it is wholly inside it, {depth:.3e} m below its surface (contact cannot push it back out); the step let it through, or the contact could not carry its load: use a smaller dt, a stiffer modulus, or start it above the surface", t_text = crate::math::compact(*.t)
+    )]
+    ThroughHalfSpace { t: f64, body: String, half_space: String, depth: f64 },
     #[error("{0}")]
     Setup(String),
 }

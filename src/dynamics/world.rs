@@ -33,6 +33,11 @@ pub struct World {
     /// Each body's contact shape in its body frame, when some shape is offset (`None`: every
     /// shape at its body frame). The contact models see the shapes' frames.
     pub shape_poses: Option<Vec<Isometry3>>,
+    /// Each body's bounding radius about its centre of mass, where known (a half space's
+    /// `None`), and which bodies are half spaces: a body wholly below a half space's surface
+    /// has passed through it ([`World::through_half_space`]).
+    pub extents: Vec<Option<f64>>,
+    pub half_spaces: Vec<usize>,
 }
 
 impl World {
@@ -52,7 +57,17 @@ impl World {
         if let Some(m) = &mut mechanism {
             m.place(coords.mechanism_at());
         }
-        World { bodies, model, gravity, coords, mechanism, shape_poses: None }
+        let n = bodies.len();
+        World {
+            bodies,
+            model,
+            gravity,
+            coords,
+            mechanism,
+            shape_poses: None,
+            extents: vec![None; n],
+            half_spaces: Vec::new(),
+        }
     }
 
     /// The poses and twists the contact models take: each body's shape frame (its body frame
@@ -393,6 +408,50 @@ impl World {
         }
         if let Some(m) = &self.mechanism {
             m.normalize(y);
+        }
+    }
+
+    /// A moving body wholly inside a half space (its bounding sphere below the surface), as an
+    /// error: the contact can no longer push it out, so the run would go on in silence.
+    pub fn through_half_space(&self, t: f64, y: &[f64]) -> Result<(), DynamicsError> {
+        if self.half_spaces.is_empty() {
+            return Ok(());
+        }
+        // (Runs every step: free bodies' centres are read from the state, links' from one
+        // forward kinematics pass.)
+        let kin = self.mechanism.as_ref().map(|m| m.kinematics(y));
+        for &h in &self.half_spaces {
+            let mut frame = self.pose_at(h, t);
+            if let Some(offsets) = &self.shape_poses {
+                frame *= offsets[h];
+            }
+            let normal = frame.rotation * Vector3::z();
+            for (i, body) in self.bodies.iter().enumerate() {
+                let Some(radius) = self.extents[i] else { continue };
+                let com = match (&body.motion, self.coords.free(i), &self.mechanism, &kin) {
+                    (Motion::Free, Some(block), _, _) => Point3::from(block.com(y)),
+                    (Motion::Link(k), _, Some(m), Some(kin)) => m.com(kin, *k),
+                    _ => continue,
+                };
+                let height = normal.dot(&(com - frame.translation.vector).coords);
+                if height < -radius {
+                    return Err(DynamicsError::ThroughHalfSpace {
+                        t,
+                        body: body.name.clone(),
+                        half_space: self.bodies[h].name.clone(),
+                        depth: -height - radius,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The pose of a body that has no coordinates (fixed or kinematic) at time `t`.
+    fn pose_at(&self, i: usize, t: f64) -> Isometry3 {
+        match &self.bodies[i].motion {
+            Motion::Kinematic(k) => k.at(t).0,
+            _ => self.bodies[i].initial_pose,
         }
     }
 

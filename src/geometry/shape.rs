@@ -175,3 +175,35 @@ impl Shape {
         Some(pts)
     }
 }
+
+impl Shape {
+    /// The largest distance of the shape from its frame's origin (m); `None` for a half space
+    /// (unbounded) and a polygon (a planar lamina: no extent across its plane).
+    pub fn bounding_radius(&self) -> Option<f64> {
+        let farthest = |points: &[Point3]| points.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
+        Some(match self {
+            Shape::Sphere { radius } => *radius,
+            Shape::Box { size } => 0.5 * (size[0] * size[0] + size[1] * size[1] + size[2] * size[2]).sqrt(),
+            Shape::Cylinder { radius, length } => radius.hypot(0.5 * length),
+            Shape::Capsule { radius, length } => radius + 0.5 * length,
+            Shape::Ellipsoid { radii } => radii.iter().copied().fold(0.0, f64::max),
+            Shape::Cone { radius, top_radius, length } => radius.max(*top_radius).hypot(*length),
+            Shape::Beam { length, width, thickness } => {
+                (0.5 * (length + width)).hypot(0.5 * width).hypot(0.5 * thickness)
+            }
+            Shape::Convex { points, .. } => farthest(points),
+            Shape::Mesh { data, .. } => match data {
+                MeshData::Surface(mesh) => farthest(&mesh.vertices),
+                MeshData::Tets { mesh, .. } => farthest(&mesh.vertices),
+            },
+            Shape::Compound { parts } => {
+                let mut radius: f64 = 0.0;
+                for part in parts {
+                    radius = radius.max(part.shape.bounding_radius()? + part.pose.translation.vector.norm());
+                }
+                radius
+            }
+            Shape::HalfSpace | Shape::Polygon { .. } => return None,
+        })
+    }
+}

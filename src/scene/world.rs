@@ -48,6 +48,14 @@ pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
     let mechanism = super::mechanism_world::mechanism(scene, &mut bodies)?;
     let model = contact_model(scene, progress)?;
     let mut world = World::with_mechanism(bodies, model, scene.sim.gravity, mechanism);
+    // Bounding radii about the centres of mass, and the half spaces bodies must stay above.
+    for (i, spec) in scene.bodies.iter().enumerate() {
+        let offset = (world.bodies[i].com.coords - spec.shape_pose.translation.vector).norm();
+        world.extents[i] = spec.shape.bounding_radius().map(|r| r + offset);
+        if matches!(spec.shape, Shape::HalfSpace) {
+            world.half_spaces.push(i);
+        }
+    }
     if scene.bodies.iter().any(|b| b.shape_pose != Isometry3::identity()) {
         world.shape_poses = Some(scene.bodies.iter().map(|b| b.shape_pose).collect());
     }

@@ -44,6 +44,7 @@ impl Engine {
         let mut scheme = Scheme::of(integrator, stepwise)?;
         let y = world.initial_state();
         world.implausible_motion(0.0, &y)?;
+        world.through_half_space(0.0, &y)?;
         let contacts = world.contacts(0.0, &y)?;
         let energies = world.energies_with(0.0, &y, &contacts)?;
         let watch = EnergyWatch::new(world, &y, &energies);
@@ -167,6 +168,7 @@ impl Engine {
     /// and gravitational energy and their excess.
     fn check_motion(&self, world: &World) -> Result<((f64, f64), f64), DynamicsError> {
         world.implausible_motion(self.t, &self.y)?;
+        world.through_half_space(self.t, &self.y)?;
         let (kinetic, gravity) = world.motion_energies(&self.y);
         let work = world.coords.work(&self.y);
         let excess = self.watch.check(world, self.t, &self.y, kinetic + gravity, work, &self.integrator)?;
