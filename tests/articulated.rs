@@ -314,14 +314,19 @@ velocity = [1.0, -2.0, 0.5]
     assert!(l0.norm() > 0.1);
 }
 
+/// A position servo on the pendulum's pivot aiming at 45°.
+fn servo_at_45_degrees(kp: f64, kd: f64) -> String {
+    format!(
+        "\n[[actuator]]\nname = \"servo\"\njoint = \"pivot\"\nkind = \"position\"\nkp = {kp}\nkd = {kd}\ntarget = {FRAC_PI_4}\n"
+    )
+}
+
 /// A link held at 45° by a position servo settles at the closed-form steady-state error.
 #[test]
 fn a_position_servo_holds_a_link_against_gravity_with_the_closed_form_error() {
     let kp = 1000.0;
     let kd = 2.0 * (kp * PIVOT_INERTIA).sqrt();
-    let extra = format!(
-        "\n[[actuator]]\nname = \"servo\"\njoint = \"pivot\"\nkind = \"position\"\nkp = {kp}\nkd = {kd}\ntarget = {FRAC_PI_4}\n"
-    );
+    let extra = servo_at_45_degrees(kp, kd);
     let w = world(&pendulum(0.0, &extra));
     let s = samples(&w, &Integrator::ImplicitEuler { dt: 1e-3 }, 3.0, 0.01);
     let error = FRAC_PI_4 - q(&w, &s.last().unwrap().y)[0];
@@ -341,9 +346,7 @@ fn a_servo_ten_times_faster_than_the_step_settles_under_the_default_integrator()
     let dt = 1e-3;
     let kp = PIVOT_INERTIA * (10.0 / dt) * (10.0f64 / dt);
     let kd = 0.1 * (kp * PIVOT_INERTIA).sqrt();
-    let extra = format!(
-        "\n[[actuator]]\nname = \"servo\"\njoint = \"pivot\"\nkind = \"position\"\nkp = {kp}\nkd = {kd}\ntarget = {FRAC_PI_4}\n"
-    );
+    let extra = servo_at_45_degrees(kp, kd);
     let text = format!("[sim]\ndt = {dt}\n{}", pendulum(0.0, &extra));
     let w = world(&text);
     let s = samples(&w, &Integrator::ImplicitEuler { dt }, 1.0, 0.01);

@@ -78,7 +78,7 @@ pub fn step(
     let kin0 = m.kinematics(&start);
     let mass = m.reduce_matrix(&m.articulation.mass_matrix(&kin0));
     let bias = m.articulation.inverse_dynamics(&kin0, &v0, None, &world.gravity, None);
-    let limits = limited_dofs(m);
+    let limits = m.limited_dofs();
     let mut active: Vec<(usize, f64)> = Vec::new();
     // The first iterate: the last smooth steps' velocity changes extrapolated linearly (exact
     // in steady motion and along a ramp: Newton then ends at its first evaluation), else none.
@@ -196,7 +196,7 @@ pub fn step(
             let v_new: Vec<f64> = v_new.iter().zip(&v0).map(|(d, v)| v + d).collect();
             let mut changed = false;
             for (dof, bound, lower) in &limits {
-                let target = (bound - q0_at(m, &q0, *dof)) / dt;
+                let target = (bound - q0[m.q_of_dof(*dof)]) / dt;
                 let crosses =
                     if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
                 let col = m.column(*dof);
@@ -253,25 +253,6 @@ pub fn step(
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });
     }
     Ok(report)
-}
-
-fn q0_at(m: &Mechanism, q0: &[f64], dof: usize) -> f64 {
-    q0[m.q_of_dof(dof)]
-}
-
-/// Scalar joints' limits: (velocity coordinate, bound, whether it is the lower one).
-fn limited_dofs(m: &Mechanism) -> Vec<(usize, f64, bool)> {
-    let mut out = Vec::new();
-    for (k, joint) in m.articulation.joints.iter().enumerate() {
-        if let Some((lo, hi)) = joint.limits
-            && !m.is_follower(k)
-        {
-            let dof = m.articulation.offsets(k).1;
-            out.push((dof, lo, true));
-            out.push((dof, hi, false));
-        }
-    }
-    out
 }
 
 /// Solves A·δ = −R with `active` limits (independent column, required u value) as equality

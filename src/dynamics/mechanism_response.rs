@@ -89,18 +89,11 @@ impl MechanismResponse {
         let v = m.expand(u.as_slice());
         // (independent column, required velocity of that column, lower limit?)
         let mut active: Vec<(usize, f64, bool)> = Vec::new();
-        for (k, joint) in m.articulation.joints.iter().enumerate() {
-            let Some((lo, hi)) = joint.limits else { continue };
-            if m.is_follower(k) {
-                continue;
-            }
-            let (qa, va) = m.articulation.offsets(k);
-            let next = q[qa] + dt * v[va];
-            let (col, ratio) = (m.column(va), m.ratio(va));
-            if next < lo {
-                active.push((col, (lo - q[qa]) / dt / ratio, true));
-            } else if next > hi {
-                active.push((col, (hi - q[qa]) / dt / ratio, false));
+        for (dof, bound, lower) in m.limited_dofs() {
+            let q = q[m.q_of_dof(dof)];
+            let next = q + dt * v[dof];
+            if (lower && next < bound) || (!lower && next > bound) {
+                active.push((m.column(dof), (bound - q) / dt / m.ratio(dof), lower));
             }
         }
         for _ in 0..=active.len() {

@@ -293,15 +293,13 @@ impl World {
     fn pose_of(&self, i: usize, t: f64, y: &[f64]) -> Isometry3 {
         let b = &self.bodies[i];
         let offset = self.shape_poses.as_ref().map_or(Isometry3::identity(), |o| o[i]);
-        offset_by(
-            offset,
-            match (&b.motion, self.coords.free(i), &self.mechanism) {
-                (Motion::Free, Some(block), _) => block.pose(y, &b.com),
-                (Motion::Kinematic(k), _, _) => k.at(t).0,
-                (Motion::Link(k), _, Some(m)) => m.kinematics(y).pose[*k],
-                _ => b.initial_pose,
-            },
-        )
+        let pose = match (&b.motion, self.coords.free(i), &self.mechanism) {
+            (Motion::Free, Some(block), _) => block.pose(y, &b.com),
+            (Motion::Kinematic(k), _, _) => k.at(t).0,
+            (Motion::Link(k), _, Some(m)) => m.kinematics(y).pose[*k],
+            _ => b.initial_pose,
+        };
+        pose * offset
     }
 
     /// After an accepted step: updates the contact model's memory (Hertz: which contacts are
@@ -656,10 +654,4 @@ impl Energies {
     pub fn new(kinetic: f64, gravity: f64, elastic: f64, dissipated: f64) -> Energies {
         Energies { kinetic, gravity, elastic, dissipated, total: kinetic + gravity + elastic + dissipated }
     }
-}
-
-/// A body pose moved to its shape's frame.
-#[inline]
-fn offset_by(offset: Isometry3, pose: Isometry3) -> Isometry3 {
-    pose * offset
 }

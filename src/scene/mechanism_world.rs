@@ -81,7 +81,7 @@ pub fn mechanism(scene: &Scene, bodies: &mut [RigidBody]) -> Result<Option<Mecha
                 (r.inverse() * child.initial_twist.angular, r.inverse() * child.initial_twist.linear);
             q.extend([pose.translation.x, pose.translation.y, pose.translation.z, r.w, r.i, r.j, r.k]);
             v.extend([w.x, w.y, w.z, lin.x, lin.y, lin.z]);
-            joints.push(joint(child.name.clone(), JointKind::Free, NONE, Isometry3::identity(), None));
+            joints.push(Joint::new(child.name.clone(), JointKind::Free, NONE, Isometry3::identity()));
             continue;
         };
         let (parent, origin) = match &spec.parent {
@@ -106,10 +106,14 @@ pub fn mechanism(scene: &Scene, bodies: &mut [RigidBody]) -> Result<Option<Mecha
         } else {
             v.extend(&spec.velocity);
         }
-        let mut j = joint(spec.name.clone(), kind, parent, origin, spec.limits);
-        (j.damping, j.armature, j.stiffness, j.spring_reference) =
-            (spec.damping, spec.armature, spec.stiffness, spec.spring_reference);
-        joints.push(j);
+        joints.push(Joint {
+            damping: spec.damping,
+            armature: spec.armature,
+            stiffness: spec.stiffness,
+            spring_reference: spec.spring_reference,
+            limits: spec.limits,
+            ..Joint::new(spec.name.clone(), kind, parent, origin)
+        });
     }
     let joint_index = |name: &str| {
         order
@@ -143,13 +147,7 @@ pub fn mechanism(scene: &Scene, bodies: &mut [RigidBody]) -> Result<Option<Mecha
         .collect::<Result<Vec<_>>>()?;
     let articulation = Articulation::new(joints, links);
     let mechanism = Mechanism::new(articulation, actuators, couplers, (q, v), bodies.len());
-    let y = {
-        let mut y = vec![0.0; mechanism.len()];
-        let mut m = mechanism.clone();
-        m.place(0);
-        m.set_initial(&mut y);
-        m.kinematics(&y)
-    };
+    let y = mechanism.initial_kinematics();
     for (k, link) in mechanism.articulation.links.iter().enumerate() {
         let b = &mut bodies[link.body];
         b.motion = Motion::Link(k);
@@ -172,26 +170,6 @@ fn kind(spec: &JointSpec) -> JointKind {
         JointType::Prismatic => JointKind::Prismatic(axis()),
         JointType::Ball => JointKind::Ball,
         JointType::Free => JointKind::Free,
-    }
-}
-
-fn joint(
-    name: String,
-    kind: JointKind,
-    parent: usize,
-    origin: Isometry3,
-    limits: Option<(f64, f64)>,
-) -> Joint {
-    Joint {
-        name,
-        kind,
-        parent,
-        origin,
-        damping: 0.0,
-        armature: 0.0,
-        stiffness: 0.0,
-        spring_reference: 0.0,
-        limits,
     }
 }
 

@@ -201,6 +201,27 @@ impl Mechanism {
         v.copy_from_slice(&self.initial_v);
     }
 
+    /// The kinematics at the initial coordinates.
+    pub fn initial_kinematics(&self) -> Kinematics {
+        self.articulation.kinematics(&self.initial_q, &self.initial_v)
+    }
+
+    /// Scalar joints' limits, followers' aside: (velocity coordinate, bound, whether it is the
+    /// lower one).
+    pub fn limited_dofs(&self) -> Vec<(usize, f64, bool)> {
+        let mut out = Vec::new();
+        for (k, joint) in self.articulation.joints.iter().enumerate() {
+            if let Some((lo, hi)) = joint.limits
+                && !self.is_follower(k)
+            {
+                let dof = self.articulation.offsets(k).1;
+                out.push((dof, lo, true));
+                out.push((dof, hi, false));
+            }
+        }
+        out
+    }
+
     /// The kinematics at a state.
     pub fn kinematics(&self, y: &[f64]) -> Kinematics {
         self.articulation.kinematics(self.q(y), self.v(y))

@@ -2,20 +2,6 @@ use super::*;
 use crate::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use nalgebra::{DMatrix, Unit};
 
-fn joint(name: &str, kind: JointKind, parent: usize, origin: Isometry3) -> Joint {
-    Joint {
-        name: name.into(),
-        kind,
-        parent,
-        origin,
-        damping: 0.0,
-        armature: 0.0,
-        stiffness: 0.0,
-        spring_reference: 0.0,
-        limits: None,
-    }
-}
-
 fn link(body: usize, mass: f64, com: [f64; 3], inertia: [f64; 3]) -> Link {
     Link { body, mass, com: Point3::from(com), inertia: Matrix3::from_diagonal(&inertia.into()) }
 }
@@ -34,8 +20,8 @@ const ARM: TwoLink = TwoLink { m: [1.3, 0.7], r: [0.25, 0.18], l1: 0.5, i: [0.03
 fn two_link(arm: &TwoLink) -> Articulation {
     let z = Unit::new_normalize(Vector3::z());
     let joints = vec![
-        joint("shoulder", JointKind::Revolute(z), NONE, Isometry3::translation(0.1, 0.2, 0.3)),
-        joint("elbow", JointKind::Revolute(z), 0, Isometry3::translation(arm.l1, 0.0, 0.0)),
+        Joint::new("shoulder", JointKind::Revolute(z), NONE, Isometry3::translation(0.1, 0.2, 0.3)),
+        Joint::new("elbow", JointKind::Revolute(z), 0, Isometry3::translation(arm.l1, 0.0, 0.0)),
     ];
     let links = vec![
         link(0, arm.m[0], [arm.r[0], 0.0, 0.0], [0.01, 0.02, arm.i[0]]),
@@ -75,17 +61,22 @@ fn branched() -> Articulation {
     let turn = |x: f64, y: f64, z: f64| UnitQuaternion::from_euler_angles(x, y, z);
     let at = |p: [f64; 3], r: UnitQuaternion| Isometry3::from_parts(Translation3::from(Vector3::from(p)), r);
     let joints = vec![
-        joint("root", JointKind::Free, NONE, at([0.0, 0.0, 1.0], turn(0.1, 0.0, 0.0))),
-        joint("hip", JointKind::Revolute(axis(0.0, 1.0, 0.2)), 0, at([0.1, 0.0, -0.2], turn(0.0, 0.3, 0.0))),
-        joint(
+        Joint::new("root", JointKind::Free, NONE, at([0.0, 0.0, 1.0], turn(0.1, 0.0, 0.0))),
+        Joint::new(
+            "hip",
+            JointKind::Revolute(axis(0.0, 1.0, 0.2)),
+            0,
+            at([0.1, 0.0, -0.2], turn(0.0, 0.3, 0.0)),
+        ),
+        Joint::new(
             "knee",
             JointKind::Prismatic(axis(1.0, 0.0, 1.0)),
             1,
             at([0.0, 0.05, -0.3], turn(0.2, 0.0, 0.1)),
         ),
-        joint("shoulder", JointKind::Ball, 0, at([-0.1, 0.1, 0.2], turn(0.0, 0.0, 0.5))),
-        joint("wrist", JointKind::Fixed, 3, at([0.0, 0.0, 0.3], turn(0.3, 0.2, 0.1))),
-        joint(
+        Joint::new("shoulder", JointKind::Ball, 0, at([-0.1, 0.1, 0.2], turn(0.0, 0.0, 0.5))),
+        Joint::new("wrist", JointKind::Fixed, 3, at([0.0, 0.0, 0.3], turn(0.3, 0.2, 0.1))),
+        Joint::new(
             "finger",
             JointKind::Revolute(axis(1.0, 0.0, 0.0)),
             4,

@@ -30,6 +30,23 @@ pub struct Joint {
     pub limits: Option<(f64, f64)>,
 }
 
+impl Joint {
+    /// A joint with no damping, armature, spring or limits.
+    pub fn new(name: impl Into<String>, kind: JointKind, parent: usize, origin: Isometry3) -> Joint {
+        Joint {
+            name: name.into(),
+            kind,
+            parent,
+            origin,
+            damping: 0.0,
+            armature: 0.0,
+            stiffness: 0.0,
+            spring_reference: 0.0,
+            limits: None,
+        }
+    }
+}
+
 /// A link: the world body it is, and its mass properties in its own frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
