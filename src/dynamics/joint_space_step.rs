@@ -77,7 +77,9 @@ pub fn step(
     let (q0, v0) = (m.q(&start).to_vec(), m.v(&start).to_vec());
     let kin0 = m.kinematics(&start);
     let mass = m.reduce_matrix(&m.articulation.mass_matrix(&kin0));
-    let bias = m.articulation.inverse_dynamics(&kin0, &v0, None, &world.gravity, None);
+    // (Semi-implicit Euler's bias is the start's; backward Euler's the iterate's.)
+    let start_bias = (scheme == JointScheme::SemiImplicit)
+        .then(|| m.articulation.inverse_dynamics(&kin0, &v0, None, &world.gravity, None));
     let limits = m.limited_dofs();
     let mut active: Vec<(usize, f64)> = Vec::new();
     // The first iterate: the last smooth steps' velocity changes extrapolated linearly (exact
@@ -120,8 +122,8 @@ pub fn step(
         report.evaluations += 1;
         // The contacts act at the iterate (backward Euler) or at the start.
         let kin = if scheme == JointScheme::Implicit { m.kinematics(y) } else { kin0.clone() };
-        let (q1, v1) = (m.q(y).to_vec(), m.v(y).to_vec());
-        let joints = m.joint_forces(t + dt, &q1, &v1, Limits::Constraints);
+        let (q1, v1) = (m.q(y), m.v(y));
+        let joints = m.joint_forces(t + dt, q1, v1, Limits::Constraints);
         // Residual.
         let mut r = DVector::zeros(n);
         for (k, &i) in free.iter().enumerate() {
@@ -134,14 +136,18 @@ pub fn step(
         }
         // Backward Euler: gravity and the velocity terms at the iterate too (it then only
         // removes energy); semi-implicit Euler: at the start.
-        let bias = match scheme {
-            JointScheme::Implicit => m.articulation.inverse_dynamics(&kin, &v1, None, &world.gravity, None),
-            JointScheme::SemiImplicit => bias.clone(),
+        let bias = match &start_bias {
+            None => m.articulation.inverse_dynamics(&kin, v1, None, &world.gravity, None),
+            Some(bias) => bias.clone(),
         };
         let mut tau: Vec<f64> = joints.tau.iter().zip(bias.iter()).map(|(a, b)| a - b).collect();
         for (k, link) in m.articulation.links.iter().enumerate() {
             let i = link.body;
             let force = loads.force[i] - world.gravity * world.bodies[i].mass;
+            // (A link with no load but gravity, which the bias holds, adds nothing.)
+            if force == Vector3::zeros() && loads.torque[i] == Vector3::zeros() {
+                continue;
+            }
             let com = m.com(&kin, k);
             m.articulation.add_wrench(&kin, k, &com, &force, &loads.torque[i], &mut tau);
         }
@@ -166,12 +172,12 @@ pub fn step(
             a.fixed_view_mut::<3, 3>(6 * k, 6 * k).copy_from(&(Matrix3::identity() * *mk));
             a.fixed_view_mut::<3, 3>(6 * k + 3, 6 * k + 3).copy_from(ik);
         }
-        let gains = DMatrix::from_diagonal(&DVector::from_iterator(
-            joints.damping.len(),
-            joints.damping.iter().zip(&joints.stiffness).map(|(d, k)| dt * d + dt * dt * k),
-        ));
-        a.view_mut((nf, nf), (m.independent(), m.independent()))
-            .copy_from(&(&mass + m.reduce_matrix(&gains)));
+        a.view_mut((nf, nf), (m.independent(), m.independent())).copy_from(&mass);
+        // Gᵀ·(dt·D + dt²·K)·G for the joints' diagonal damping D and stiffness K.
+        for (dof, (d, k)) in joints.damping.iter().zip(&joints.stiffness).enumerate() {
+            let (col, ratio) = (nf + m.column(dof), m.ratio(dof));
+            a[(col, col)] += ratio * ratio * (dt * d + dt * dt * k);
+        }
         let stiffness_weight = if scheme == JointScheme::Implicit { dt * dt } else { 0.0 };
         let map = |body: usize| body_map(world, m, &kin, body, n);
         for (pa, pb, d) in &loads.derivatives {
@@ -191,11 +197,14 @@ pub fn step(
         let delta = loop {
             rounds += 1;
             let delta = solve_with_limits(&a, &r, &active, nf, &u)?;
+            if limits.is_empty() {
+                break delta.0;
+            }
             // A limit the update would cross joins; one that pulls leaves.
             let v_new: Vec<f64> = m.expand((&u + &delta.0).rows(nf, m.independent()).as_slice());
             let v_new: Vec<f64> = v_new.iter().zip(&v0).map(|(d, v)| v + d).collect();
             let mut changed = false;
-            for (dof, bound, lower) in &limits {
+            for (dof, bound, lower) in limits {
                 let target = (bound - q0[m.q_of_dof(*dof)]) / dt;
                 let crosses =
                     if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
@@ -266,6 +275,14 @@ fn solve_with_limits(
 ) -> Result<(DVector<f64>, Vec<f64>), DynamicsError> {
     let n = a.nrows();
     let c = active.len();
+    let singular = || {
+        DynamicsError::Setup(
+            "the joint-space step's matrix is singular: give every moving link mass and inertia".into(),
+        )
+    };
+    if c == 0 {
+        return Ok((a.clone().lu().solve(&(-r)).ok_or_else(singular)?, Vec::new()));
+    }
     let mut big = DMatrix::zeros(n + c, n + c);
     big.view_mut((0, 0), (n, n)).copy_from(a);
     let mut rhs = DVector::zeros(n + c);
@@ -275,11 +292,7 @@ fn solve_with_limits(
         big[(n + k, nf + col)] = 1.0;
         rhs[n + k] = value - u[nf + col];
     }
-    let x = big.lu().solve(&rhs).ok_or_else(|| {
-        DynamicsError::Setup(
-            "the joint-space step's matrix is singular: give every moving link mass and inertia".into(),
-        )
-    })?;
+    let x = big.lu().solve(&rhs).ok_or_else(singular)?;
     let delta = x.rows(0, n).into_owned();
     // Multipliers of A·δ + R = Eᵀ·λ' are −x: the force the limit applies, positive pushing up.
     let lambdas = (0..c).map(|k| -x[n + k]).collect();
@@ -363,7 +376,8 @@ fn within_tolerance(
             return false;
         }
     }
-    let dv = m.expand(delta.rows(nf, m.independent()).as_slice());
-    let v = m.expand(u.rows(nf, m.independent()).as_slice());
-    dv.iter().zip(v.iter().zip(v0)).all(|(d, (u, v0))| d.abs() <= ANGULAR_TOLERANCE + 1e-6 * (u + v0).abs())
+    v0.iter().enumerate().all(|(dof, v0)| {
+        let (col, ratio) = (nf + m.column(dof), m.ratio(dof));
+        (ratio * delta[col]).abs() <= ANGULAR_TOLERANCE + 1e-6 * (ratio * u[col] + v0).abs()
+    })
 }

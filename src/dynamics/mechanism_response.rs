@@ -89,7 +89,7 @@ impl MechanismResponse {
         let v = m.expand(u.as_slice());
         // (independent column, required velocity of that column, lower limit?)
         let mut active: Vec<(usize, f64, bool)> = Vec::new();
-        for (dof, bound, lower) in m.limited_dofs() {
+        for &(dof, bound, lower) in m.limited_dofs() {
             let q = q[m.q_of_dof(dof)];
             let next = q + dt * v[dof];
             if (lower && next < bound) || (!lower && next > bound) {

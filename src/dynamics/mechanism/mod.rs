@@ -8,13 +8,17 @@
 //! G's column of a leader carrying the follower's ratio.
 
 mod actuator;
+mod kinematics_cache;
 mod query;
 
 pub use actuator::{Actuator, ActuatorKind, Coupler, Effort, Schedule};
 
+use kinematics_cache::KinematicsCache;
+
 use super::coordinates::articulation::{Articulation, Kinematics, NONE, SingularMass, TreeFactor};
 use crate::math::{Isometry3, Point3, Twist, Vector3};
 use nalgebra::{DMatrix, DVector, Vector6};
+use std::sync::Arc;
 
 /// An articulation with its actuators, couplers and place in the state.
 #[derive(Clone, Debug)]
@@ -34,6 +38,9 @@ pub struct Mechanism {
     q_at: usize,
     /// Each joint's limit penalty (stiffness, damping) for the adaptive integrators.
     limit_penalty: Vec<(f64, f64)>,
+    /// Scalar joints' limits, followers' aside (see [`Mechanism::limited_dofs`]).
+    limited: Vec<(usize, f64, bool)>,
+    kinematics: KinematicsCache,
 }
 
 /// How joint limits act in [`Mechanism::joint_forces`].
@@ -108,6 +115,8 @@ impl Mechanism {
             initial_v,
             q_at: 0,
             limit_penalty: Vec::new(),
+            limited: Vec::new(),
+            kinematics: KinematicsCache::default(),
         };
         let (mut q, mut v) = (mechanism.initial_q.clone(), mechanism.initial_v.clone());
         mechanism.hold_couplers(&mut q, &mut v);
@@ -125,6 +134,15 @@ impl Mechanism {
             })
             .collect();
         (mechanism.initial_q, mechanism.initial_v) = (q, v);
+        for (k, joint) in mechanism.articulation.joints.iter().enumerate() {
+            if let Some((lo, hi)) = joint.limits
+                && !mechanism.is_follower(k)
+            {
+                let dof = mechanism.articulation.offsets(k).1;
+                mechanism.limited.push((dof, lo, true));
+                mechanism.limited.push((dof, hi, false));
+            }
+        }
         mechanism
     }
 
@@ -208,23 +226,14 @@ impl Mechanism {
 
     /// Scalar joints' limits, followers' aside: (velocity coordinate, bound, whether it is the
     /// lower one).
-    pub fn limited_dofs(&self) -> Vec<(usize, f64, bool)> {
-        let mut out = Vec::new();
-        for (k, joint) in self.articulation.joints.iter().enumerate() {
-            if let Some((lo, hi)) = joint.limits
-                && !self.is_follower(k)
-            {
-                let dof = self.articulation.offsets(k).1;
-                out.push((dof, lo, true));
-                out.push((dof, hi, false));
-            }
-        }
-        out
+    pub fn limited_dofs(&self) -> &[(usize, f64, bool)] {
+        &self.limited
     }
 
     /// The kinematics at a state.
-    pub fn kinematics(&self, y: &[f64]) -> Kinematics {
-        self.articulation.kinematics(self.q(y), self.v(y))
+    pub fn kinematics(&self, y: &[f64]) -> Arc<Kinematics> {
+        let (q, v) = (self.q(y), self.v(y));
+        self.kinematics.get(q, v, |kin| self.articulation.kinematics_into(q, v, kin))
     }
 
     /// Link k's pose and twist (world frame; linear: of the link frame's origin).

@@ -13,8 +13,8 @@ impl Articulation {
         for k in (0..n).rev() {
             let parent = self.joints[k].parent;
             if parent != NONE {
-                let moved = kin.up[k].transpose() * composite[k] * kin.up[k];
-                composite[parent] += moved;
+                let moved = kin.up[k].inertia_up(&composite[k]);
+                composite[parent].add(&moved);
             }
         }
         for k in 0..n {
@@ -22,14 +22,14 @@ impl Articulation {
             for d in 0..joint.kind.nv() {
                 let row = self.v_at[k] + d;
                 // The composite body's force per unit of this coordinate, carried up the tree.
-                let mut f = composite[k] * joint.kind.subspace(d);
+                let mut f = composite[k].times(&joint.kind.subspace(d));
                 for e in 0..joint.kind.nv() {
                     m[(row, self.v_at[k] + e)] = joint.kind.subspace(e).dot(&f);
                 }
                 m[(row, row)] += joint.armature;
                 let (mut child, mut j) = (k, joint.parent);
                 while j != NONE {
-                    f = kin.up[child].transpose() * f;
+                    f = kin.up[child].force_up(&f);
                     let above = &self.joints[j];
                     for e in 0..above.kind.nv() {
                         let col = self.v_at[j] + e;

@@ -43,7 +43,7 @@ impl Articulation {
         let mut energy = 0.0;
         for (k, joint) in self.joints.iter().enumerate() {
             let twist = kin.velocity[k];
-            energy += 0.5 * twist.dot(&(self.inertia[k] * twist));
+            energy += 0.5 * twist.dot(&self.inertia[k].times(&twist));
             energy += 0.5 * joint.armature * self.joint_v(k, v).iter().map(|x| x * x).sum::<f64>();
         }
         energy

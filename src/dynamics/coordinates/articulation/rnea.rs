@@ -2,7 +2,7 @@
 //! `q`, velocities `v`, under gravity and external link forces (inverse dynamics); with a = 0,
 //! the bias forces (Coriolis, centrifugal, gravity, external) that forward dynamics subtracts.
 
-use super::spatial::{cross_force, cross_motion, stack};
+use super::spatial::{cross_force, cross_motion_times, stack};
 use super::tree::{Articulation, Kinematics, NONE};
 use crate::math::Vector3;
 use nalgebra::{DVector, Vector6};
@@ -25,14 +25,14 @@ impl Articulation {
         let mut force: Vec<Vector6<f64>> = Vec::with_capacity(n);
         for (k, joint) in self.joints.iter().enumerate() {
             let vj = joint.kind.motion(self.joint_v(k, v));
-            let mut ak = kin.up[k] * if joint.parent == NONE { base } else { acc[joint.parent] };
+            let mut ak = kin.up[k].motion(if joint.parent == NONE { &base } else { &acc[joint.parent] });
             if let Some(a) = a {
                 ak += joint.kind.motion(self.joint_v(k, a));
             }
             // S is constant in the child's frame: the joint's acceleration term is v × S·q̇.
-            ak += cross_motion(&kin.velocity[k]) * vj;
+            ak += cross_motion_times(&kin.velocity[k], &vj);
             let vk = kin.velocity[k];
-            let mut fk = self.inertia[k] * ak + cross_force(&vk, &(self.inertia[k] * vk));
+            let mut fk = self.inertia[k].times(&ak) + cross_force(&vk, &self.inertia[k].times(&vk));
             if let Some(ext) = external {
                 fk -= ext[k];
             }
@@ -47,7 +47,7 @@ impl Articulation {
                 tau[at + d] = joint.kind.subspace(d).dot(&force[k]);
             }
             if joint.parent != NONE {
-                let up = kin.up[k].transpose() * force[k];
+                let up = kin.up[k].force_up(&force[k]);
                 force[joint.parent] += up;
             }
         }

@@ -2,7 +2,9 @@
 //! velocity of the point at the frame's origin, a force is [n; f] with n the moment about it.
 
 use crate::math::{Isometry3, Matrix3, Point3, Vector3};
-use nalgebra::{Matrix6, Vector6};
+#[cfg(test)]
+use nalgebra::Matrix6;
+use nalgebra::Vector6;
 
 /// The cross-product matrix: skew(a)·b = a × b.
 #[inline]
@@ -28,6 +30,93 @@ pub fn stack(a: &Vector3, b: &Vector3) -> Vector6<f64> {
     Vector6::new(a.x, a.y, a.z, b.x, b.y, b.z)
 }
 
+/// X_{C←P} in compact form: `e` turns P's axes into C's, `r` is C's origin in P. The same map
+/// as [`motion_transform`]'s matrix at a fraction of its products.
+#[derive(Clone, Copy, Debug)]
+pub struct Transform {
+    pub e: Matrix3,
+    pub r: Vector3,
+}
+
+impl Transform {
+    /// The transform of frame C whose pose in P is `pose`.
+    #[inline]
+    pub fn of_pose(pose: &Isometry3) -> Transform {
+        Transform {
+            e: pose.rotation.to_rotation_matrix().into_inner().transpose(),
+            r: pose.translation.vector,
+        }
+    }
+
+    /// X·m: a motion from P to C.
+    #[inline]
+    pub fn motion(&self, m: &Vector6<f64>) -> Vector6<f64> {
+        let (w, v) = (upper(m), lower(m));
+        stack(&(self.e * w), &(self.e * (v - self.r.cross(&w))))
+    }
+
+    /// Xᵀ·f: a force from C to P.
+    #[inline]
+    pub fn force_up(&self, f: &Vector6<f64>) -> Vector6<f64> {
+        let (n, g) = (self.e.tr_mul(&upper(f)), self.e.tr_mul(&lower(f)));
+        stack(&(n + self.r.cross(&g)), &g)
+    }
+
+    /// Xᵀ·I·X: an inertia from C's frame to P's.
+    pub fn inertia_up(&self, inertia: &RigidInertia) -> RigidInertia {
+        let rot = self.e.transpose();
+        let turned = rot * inertia.h;
+        let (h, r) = (skew(&turned), skew(&self.r));
+        RigidInertia {
+            mass: inertia.mass,
+            h: turned + self.r * inertia.mass,
+            i: rot * inertia.i * self.e - h * r - r * h - r * r * inertia.mass,
+        }
+    }
+}
+
+/// A rigid body's spatial inertia about a frame's origin, compactly: the mass, its first
+/// moment h = m·c, and the rotational inertia about the origin (the matrix [[i, h×], [−h×, m]]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidInertia {
+    pub mass: f64,
+    pub h: Vector3,
+    pub i: Matrix3,
+}
+
+impl RigidInertia {
+    /// A body of `mass` with its centre of mass at `com` and rotational inertia `inertia` about
+    /// it (all in that frame).
+    pub fn new(mass: f64, com: &Point3, inertia: &Matrix3) -> RigidInertia {
+        let c = skew(&com.coords);
+        RigidInertia { mass, h: com.coords * mass, i: inertia - c * c * mass }
+    }
+
+    /// I·m: the momentum of a motion.
+    #[inline]
+    pub fn times(&self, m: &Vector6<f64>) -> Vector6<f64> {
+        let (w, v) = (upper(m), lower(m));
+        stack(&(self.i * w + self.h.cross(&v)), &(v * self.mass - self.h.cross(&w)))
+    }
+
+    /// The inertia of two bodies together.
+    #[inline]
+    pub fn add(&mut self, other: &RigidInertia) {
+        self.mass += other.mass;
+        self.h += other.h;
+        self.i += other.i;
+    }
+}
+
+/// (v×)·m: motion `m` carried along at velocity `v`.
+#[inline]
+pub fn cross_motion_times(v: &Vector6<f64>, m: &Vector6<f64>) -> Vector6<f64> {
+    let (w, u) = (upper(v), lower(v));
+    let (mw, mv) = (upper(m), lower(m));
+    stack(&w.cross(&mw), &(w.cross(&mv) + u.cross(&mw)))
+}
+
+#[cfg(test)]
 /// X_{C←P}: motion vectors from frame P to frame C, where `pose` is C's pose in P.
 /// Its transpose maps forces from C to P.
 pub fn motion_transform(pose: &Isometry3) -> Matrix6<f64> {
@@ -40,6 +129,7 @@ pub fn motion_transform(pose: &Isometry3) -> Matrix6<f64> {
     x
 }
 
+#[cfg(test)]
 /// v× for motions: (v×)·m is the rate of change of m carried along at velocity v.
 pub fn cross_motion(v: &Vector6<f64>) -> Matrix6<f64> {
     let (w, u) = (skew(&upper(v)), skew(&lower(v)));
@@ -57,6 +147,7 @@ pub fn cross_force(v: &Vector6<f64>, f: &Vector6<f64>) -> Vector6<f64> {
     stack(&(w.cross(&n) + u.cross(&g)), &w.cross(&g))
 }
 
+#[cfg(test)]
 /// The spatial inertia about a frame's origin of a body of `mass` with its centre of mass at
 /// `com` and rotational inertia `inertia` about it (all in that frame).
 pub fn spatial_inertia(mass: f64, com: &Point3, inertia: &Matrix3) -> Matrix6<f64> {
@@ -91,5 +182,25 @@ mod tests {
         let f = Vector6::new(0.7, -0.1, 0.2, 3.0, 1.0, -1.0);
         assert!(((x.transpose() * f).dot(&m) - f.dot(&(x * m))).abs() < 1e-14);
         assert!((cross_force(&m, &f) + cross_motion(&m).transpose() * f).norm() < 1e-14);
+    }
+
+    #[test]
+    fn the_compact_forms_equal_the_matrices() {
+        let pose = Isometry3::from_parts(
+            Translation3::new(0.3, -0.2, 0.5),
+            UnitQuaternion::from_euler_angles(0.4, -0.7, 1.1),
+        );
+        let (x, t) = (motion_transform(&pose), Transform::of_pose(&pose));
+        let m = Vector6::new(0.1, 0.2, -0.3, 1.0, -2.0, 0.5);
+        let f = Vector6::new(0.7, -0.1, 0.2, 3.0, 1.0, -1.0);
+        assert!((t.motion(&m) - x * m).norm() < 1e-14);
+        assert!((t.force_up(&f) - x.transpose() * f).norm() < 1e-14);
+        assert!((cross_motion_times(&f, &m) - cross_motion(&f) * m).norm() < 1e-14);
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.2, 0.03, -0.02, 0.03, 0.25);
+        let com = Point3::new(0.1, -0.3, 0.2);
+        let (dense, compact) = (spatial_inertia(1.7, &com, &inertia), RigidInertia::new(1.7, &com, &inertia));
+        assert!((compact.times(&m) - dense * m).norm() < 1e-14);
+        let up = t.inertia_up(&compact);
+        assert!((up.times(&m) - x.transpose() * dense * x * m).norm() < 1e-13);
     }
 }

@@ -3,9 +3,9 @@
 //! pass in order visits parents first and one in reverse visits children first.
 
 use super::joint::JointKind;
-use super::spatial::{lower, motion_transform, spatial_inertia, stack, upper};
+use super::spatial::{RigidInertia, Transform, lower, stack, upper};
 use crate::math::{Isometry3, Matrix3, Point3, Vector3};
-use nalgebra::{DMatrix, Matrix6, Vector6};
+use nalgebra::{DMatrix, Vector6};
 
 /// No parent (the world) / no parent degree of freedom.
 pub const NONE: usize = usize::MAX;
@@ -65,7 +65,7 @@ pub struct Articulation {
     pub joints: Vec<Joint>,
     pub links: Vec<Link>,
     /// Each link's spatial inertia about its frame's origin.
-    pub(super) inertia: Vec<Matrix6<f64>>,
+    pub(super) inertia: Vec<RigidInertia>,
     /// Each joint's first position and velocity coordinate.
     pub(super) q_at: Vec<usize>,
     pub(super) v_at: Vec<usize>,
@@ -77,12 +77,12 @@ pub struct Articulation {
 }
 
 /// Where each link is and how it moves, at some coordinates.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Kinematics {
     /// Each link's frame in the world.
     pub pose: Vec<Isometry3>,
     /// X_{link←parent} (the world for a root).
-    pub up: Vec<Matrix6<f64>>,
+    pub up: Vec<Transform>,
     /// Each link's twist [ω; v] in its own frame.
     pub velocity: Vec<Vector6<f64>>,
 }
@@ -109,7 +109,7 @@ impl Articulation {
             nq += joint.kind.nq();
             nv += joint.kind.nv();
         }
-        let inertia = links.iter().map(|l| spatial_inertia(l.mass, &l.com, &l.inertia)).collect();
+        let inertia = links.iter().map(|l| RigidInertia::new(l.mass, &l.com, &l.inertia)).collect();
         Articulation { joints, links, inertia, q_at, v_at, dof_parent, nq, nv }
     }
 
@@ -145,26 +145,29 @@ impl Articulation {
 
     /// Each link's pose and twist at coordinates `q`, velocities `v`.
     pub fn kinematics(&self, q: &[f64], v: &[f64]) -> Kinematics {
-        let n = self.joints.len();
-        let mut kin = Kinematics {
-            pose: Vec::with_capacity(n),
-            up: Vec::with_capacity(n),
-            velocity: Vec::with_capacity(n),
-        };
+        let mut kin = Kinematics { pose: Vec::new(), up: Vec::new(), velocity: Vec::new() };
+        self.kinematics_into(q, v, &mut kin);
+        kin
+    }
+
+    /// [`Articulation::kinematics`] into `kin`, reusing its storage.
+    pub fn kinematics_into(&self, q: &[f64], v: &[f64], kin: &mut Kinematics) {
+        kin.pose.clear();
+        kin.up.clear();
+        kin.velocity.clear();
         for (k, joint) in self.joints.iter().enumerate() {
             let local = joint.origin * joint.kind.transform(self.joint_q(k, q));
-            let up = motion_transform(&local);
+            let up = Transform::of_pose(&local);
             let relative = joint.kind.motion(self.joint_v(k, v));
             let (pose, velocity) = if joint.parent == NONE {
                 (local, relative)
             } else {
-                (kin.pose[joint.parent] * local, up * kin.velocity[joint.parent] + relative)
+                (kin.pose[joint.parent] * local, up.motion(&kin.velocity[joint.parent]) + relative)
             };
             kin.pose.push(pose);
             kin.up.push(up);
             kin.velocity.push(velocity);
         }
-        kin
     }
 
     /// Applies `visit(dof, column)` to each degree of freedom that moves link `link`, with the
