@@ -19,7 +19,7 @@
 use super::error::DynamicsError;
 use super::group_solve::gyroscopic_with;
 use super::implicit_euler::StepReport;
-use super::mechanism::{Limits, Mechanism};
+use super::mechanism::{JointForces, Limits, Mechanism};
 use super::world::{Loads, World};
 use crate::contact::model::{Derivatives, PairContact};
 use crate::math::{Matrix3, Vector3};
@@ -76,7 +76,7 @@ pub fn step(
     // The mechanism at the start: mass matrix and bias.
     let (q0, v0) = (m.q(&start).to_vec(), m.v(&start).to_vec());
     let kin0 = m.kinematics(&start);
-    let mass = m.reduce_matrix(&m.articulation.mass_matrix(&kin0));
+    let mass = m.reduce_matrix(m.articulation.mass_matrix(&kin0));
     // (Semi-implicit Euler's bias is the start's; backward Euler's the iterate's.)
     let start_bias = (scheme == JointScheme::SemiImplicit)
         .then(|| m.articulation.inverse_dynamics(&kin0, &v0, None, &world.gravity, None));
@@ -90,6 +90,7 @@ pub fn step(
         _ => DVector::zeros(n),
     };
     let mut report = StepReport::default();
+    let mut joints = JointForces::default();
     let (mut dissipation, mut external_power) = (0.0, 0.0);
     // The line search: the last full update's start and direction, its residual norm, and the
     // fraction of it taken (a stiff impact's first update overshoots).
@@ -123,7 +124,7 @@ pub fn step(
         // The contacts act at the iterate (backward Euler) or at the start.
         let kin = if scheme == JointScheme::Implicit { m.kinematics(y) } else { kin0.clone() };
         let (q1, v1) = (m.q(y), m.v(y));
-        let joints = m.joint_forces(t + dt, q1, v1, Limits::Constraints);
+        m.joint_forces_into(t + dt, q1, v1, Limits::Constraints, &mut joints);
         // Residual.
         let mut r = DVector::zeros(n);
         for (k, &i) in free.iter().enumerate() {
@@ -151,9 +152,11 @@ pub fn step(
             let com = m.com(&kin, k);
             m.articulation.add_wrench(&kin, k, &com, &force, &loads.torque[i], &mut tau);
         }
-        let du = u.rows(nf, m.independent()).into_owned();
-        let rm = &mass * &du - m.reduce(&tau) * dt;
-        r.rows_mut(nf, m.independent()).copy_from(&rm);
+        let reduced = m.reduce(&tau);
+        for i in 0..m.independent() {
+            let momentum: f64 = (0..m.independent()).map(|j| mass[(i, j)] * u[nf + j]).sum();
+            r[nf + i] = momentum - reduced[i] * dt;
+        }
         // The residual in the metric of the masses: no descent along the last update → back off
         // (not with a limit held: its impulse is in the residual).
         let norm: f64 = r.iter().zip(&scale).map(|(r, s)| if *s > 0.0 { r * r / s } else { 0.0 }).sum();
@@ -193,48 +196,56 @@ pub fn step(
         external_power = loads.external_power;
         contacts.clone_from(&loads.contacts);
         // The update, with the active limits as constraints on the new velocities.
-        let mut rounds = 0;
-        let delta = loop {
-            rounds += 1;
-            let delta = solve_with_limits(&a, &r, &active, nf, &u)?;
-            if limits.is_empty() {
-                break delta.0;
+        let delta = if limits.is_empty() {
+            // Without contact terms Newton's matrix is the masses plus positive diagonals:
+            // symmetric positive definite, for Cholesky.
+            let cholesky = if loads.derivatives.is_empty() { a.clone().cholesky() } else { None };
+            match cholesky {
+                Some(c) => c.solve(&(-&r)),
+                None => a.lu().solve(&(-&r)).ok_or_else(singular_step)?,
             }
-            // A limit the update would cross joins; one that pulls leaves.
-            let v_new: Vec<f64> = m.expand((&u + &delta.0).rows(nf, m.independent()).as_slice());
-            let v_new: Vec<f64> = v_new.iter().zip(&v0).map(|(d, v)| v + d).collect();
-            let mut changed = false;
-            for (dof, bound, lower) in limits {
-                let target = (bound - q0[m.q_of_dof(*dof)]) / dt;
-                let crosses =
-                    if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
-                let col = m.column(*dof);
-                if crosses && !active.iter().any(|(c, _)| *c == col) {
-                    active.push((col, target / m.ratio(*dof) - v0[*dof] / m.ratio(*dof)));
+        } else {
+            let mut rounds = 0;
+            loop {
+                rounds += 1;
+                let delta = solve_with_limits(&a, &r, &active, nf, &u)?;
+                // A limit the update would cross joins; one that pulls leaves.
+                let v_new: Vec<f64> = m.expand((&u + &delta.0).rows(nf, m.independent()).as_slice());
+                let v_new: Vec<f64> = v_new.iter().zip(&v0).map(|(d, v)| v + d).collect();
+                let mut changed = false;
+                for (dof, bound, lower) in limits {
+                    let target = (bound - q0[m.q_of_dof(*dof)]) / dt;
+                    let crosses =
+                        if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
+                    let col = m.column(*dof);
+                    if crosses && !active.iter().any(|(c, _)| *c == col) {
+                        active.push((col, target / m.ratio(*dof) - v0[*dof] / m.ratio(*dof)));
+                        changed = true;
+                    }
+                }
+                let before = active.len();
+                let lambdas = delta.1.clone();
+                let mut keep = Vec::new();
+                for (k, entry) in active.iter().enumerate() {
+                    let lower =
+                        limits.iter().find(|(dof, _, _)| m.column(*dof) == entry.0).is_some_and(|l| l.2);
+                    let pulls = if k < lambdas.len() {
+                        if lower { lambdas[k] < 0.0 } else { lambdas[k] > 0.0 }
+                    } else {
+                        false
+                    };
+                    if !pulls {
+                        keep.push(*entry);
+                    }
+                }
+                if keep.len() != before {
+                    active = keep;
                     changed = true;
                 }
-            }
-            let before = active.len();
-            let lambdas = delta.1.clone();
-            let mut keep = Vec::new();
-            for (k, entry) in active.iter().enumerate() {
-                let lower = limits.iter().find(|(dof, _, _)| m.column(*dof) == entry.0).is_some_and(|l| l.2);
-                let pulls = if k < lambdas.len() {
-                    if lower { lambdas[k] < 0.0 } else { lambdas[k] > 0.0 }
-                } else {
-                    false
-                };
-                if !pulls {
-                    keep.push(*entry);
+                // (Each joint has two limits: a few rounds settle every set there can be.)
+                if !changed || rounds > 2 * limits.len() + 2 {
+                    break delta.0;
                 }
-            }
-            if keep.len() != before {
-                active = keep;
-                changed = true;
-            }
-            // (Each joint has two limits: a few rounds settle every set there can be.)
-            if !changed || rounds > 2 * limits.len() + 2 {
-                break delta.0;
             }
         };
         from.copy_from(&u);
@@ -253,7 +264,7 @@ pub fn step(
         *guess = JointGuess::default();
     }
     let coords = &world.coords;
-    let joints = m.joint_forces(t + dt, m.q(y), m.v(y), Limits::Constraints);
+    m.joint_forces_into(t + dt, m.q(y), m.v(y), Limits::Constraints, &mut joints);
     coords.set_dissipated(y, coords.dissipated(&start) + dt * (dissipation + joints.damping_power));
     coords.set_work(y, coords.work(&start) + dt * (external_power + joints.actuator_power));
     m.add_energies(y, dt * joints.damping_power, dt * joints.actuator_power);
@@ -275,14 +286,6 @@ fn solve_with_limits(
 ) -> Result<(DVector<f64>, Vec<f64>), DynamicsError> {
     let n = a.nrows();
     let c = active.len();
-    let singular = || {
-        DynamicsError::Setup(
-            "the joint-space step's matrix is singular: give every moving link mass and inertia".into(),
-        )
-    };
-    if c == 0 {
-        return Ok((a.clone().lu().solve(&(-r)).ok_or_else(singular)?, Vec::new()));
-    }
     let mut big = DMatrix::zeros(n + c, n + c);
     big.view_mut((0, 0), (n, n)).copy_from(a);
     let mut rhs = DVector::zeros(n + c);
@@ -292,11 +295,17 @@ fn solve_with_limits(
         big[(n + k, nf + col)] = 1.0;
         rhs[n + k] = value - u[nf + col];
     }
-    let x = big.lu().solve(&rhs).ok_or_else(singular)?;
+    let x = big.lu().solve(&rhs).ok_or_else(singular_step)?;
     let delta = x.rows(0, n).into_owned();
     // Multipliers of A·δ + R = Eᵀ·λ' are −x: the force the limit applies, positive pushing up.
     let lambdas = (0..c).map(|k| -x[n + k]).collect();
     Ok((delta, lambdas))
+}
+
+fn singular_step() -> DynamicsError {
+    DynamicsError::Setup(
+        "the joint-space step's matrix is singular: give every moving link mass and inertia".into(),
+    )
 }
 
 /// Sets the velocities u (changes from the start) and the poses they reach in dt.

@@ -40,7 +40,7 @@ impl MechanismResponse {
             matrix[(dof, dof)] += dt * forces.damping[dof] + dt * dt * forces.stiffness[dof];
             rhs[dof] = dt * (forces.tau[dof] - bias[dof] - dt * forces.stiffness[dof] * v[dof]);
         }
-        let factor = m.reduce_matrix(&matrix).lu();
+        let factor = m.reduce_matrix(matrix).lu();
         let change = factor.solve(&m.reduce(&rhs)).ok_or_else(singular)?;
         let free_motion = m.independent_velocities(v) + change;
         let jacobians: Vec<DMatrix<f64>> = (0..a.links.len())

@@ -61,7 +61,7 @@ pub const LIMIT_RAMP: f64 = 1e-5;
 
 /// The joint-space forces of springs, damping, limits' stiffness aside, and actuators at a
 /// state, with the derivatives an implicit step needs (per velocity coordinate).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct JointForces {
     pub tau: Vec<f64>,
     /// −∂τ/∂q and −∂τ/∂v, diagonal.
@@ -270,9 +270,9 @@ impl Mechanism {
     }
 
     /// Gᵀ·A·G.
-    pub fn reduce_matrix(&self, a: &DMatrix<f64>) -> DMatrix<f64> {
+    pub fn reduce_matrix(&self, a: DMatrix<f64>) -> DMatrix<f64> {
         if self.couplers.is_empty() {
-            return a.clone();
+            return a;
         }
         let n = self.independent;
         let mut out = DMatrix::zeros(n, n);
@@ -286,15 +286,20 @@ impl Mechanism {
 
     /// The joint forces at time `t` and coordinates `q`, velocities `v` (full).
     pub fn joint_forces(&self, t: f64, q: &[f64], v: &[f64], limits: Limits) -> JointForces {
+        let mut f = JointForces::default();
+        self.joint_forces_into(t, q, v, limits, &mut f);
+        f
+    }
+
+    /// [`Mechanism::joint_forces`] into `f`, reusing its storage.
+    pub fn joint_forces_into(&self, t: f64, q: &[f64], v: &[f64], limits: Limits, f: &mut JointForces) {
         let nv = self.articulation.nv();
-        let mut f = JointForces {
-            tau: vec![0.0; nv],
-            stiffness: vec![0.0; nv],
-            damping: vec![0.0; nv],
-            actuator_power: 0.0,
-            damping_power: 0.0,
-            efforts: Vec::with_capacity(self.actuators.len()),
-        };
+        for x in [&mut f.tau, &mut f.stiffness, &mut f.damping] {
+            x.clear();
+            x.resize(nv, 0.0);
+        }
+        f.efforts.clear();
+        (f.actuator_power, f.damping_power) = (0.0, 0.0);
         for (k, joint) in self.articulation.joints.iter().enumerate() {
             let (qa, va) = self.articulation.offsets(k);
             for d in 0..joint.kind.nv() {
@@ -323,7 +328,6 @@ impl Mechanism {
             f.actuator_power += e.effort * v[va];
             f.efforts.push(e.effort);
         }
-        f
     }
 
     /// The joint springs' energy, with the limit penalties'.
@@ -357,7 +361,7 @@ impl Mechanism {
         if self.couplers.is_empty() {
             return Ok(MassFactor::Tree(self.articulation.factor(kin)?));
         }
-        let m = self.reduce_matrix(&self.articulation.mass_matrix(kin));
+        let m = self.reduce_matrix(self.articulation.mass_matrix(kin));
         m.cholesky().map(MassFactor::Dense).ok_or(SingularMass { dof: 0 })
     }
 

@@ -62,16 +62,21 @@ impl Transform {
         stack(&(n + self.r.cross(&g)), &g)
     }
 
-    /// Xᵀ·I·X: an inertia from C's frame to P's.
+    /// Xᵀ·I·X: an inertia from C's frame to P's. With h̃ = Eᵀ·h turned into P's axes, the
+    /// rotational inertia moves to P's origin as Eᵀ·i·E − h̃×r× − r×h̃× − m·r×r×, where
+    /// a×b× = b·aᵀ − (a·b)·1.
     pub fn inertia_up(&self, inertia: &RigidInertia) -> RigidInertia {
-        let rot = self.e.transpose();
-        let turned = rot * inertia.h;
-        let (h, r) = (skew(&turned), skew(&self.r));
-        RigidInertia {
-            mass: inertia.mass,
-            h: turned + self.r * inertia.mass,
-            i: rot * inertia.i * self.e - h * r - r * h - r * r * inertia.mass,
+        let turned = self.e.tr_mul(&inertia.h);
+        let (r, m) = (&self.r, inertia.mass);
+        let mut i = self.e.tr_mul(&(inertia.i * self.e));
+        let diagonal = 2.0 * turned.dot(r) + m * r.dot(r);
+        for a in 0..3 {
+            for b in 0..3 {
+                i[(a, b)] -= r[a] * turned[b] + turned[a] * r[b] + m * r[a] * r[b];
+            }
+            i[(a, a)] += diagonal;
         }
+        RigidInertia { mass: m, h: turned + r * m, i }
     }
 }
 

@@ -152,9 +152,13 @@ impl Articulation {
 
     /// [`Articulation::kinematics`] into `kin`, reusing its storage.
     pub fn kinematics_into(&self, q: &[f64], v: &[f64], kin: &mut Kinematics) {
+        let n = self.joints.len();
         kin.pose.clear();
         kin.up.clear();
         kin.velocity.clear();
+        kin.pose.reserve(n);
+        kin.up.reserve(n);
+        kin.velocity.reserve(n);
         for (k, joint) in self.joints.iter().enumerate() {
             let local = joint.origin * joint.kind.transform(self.joint_q(k, q));
             let up = Transform::of_pose(&local);
