@@ -7,6 +7,7 @@ mod body;
 mod checks;
 mod contact_model;
 mod error;
+pub mod import;
 mod integrator_choice;
 mod location;
 mod mechanism;
