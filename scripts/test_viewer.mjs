@@ -110,7 +110,8 @@ async function checkBodies([png, shift]) {
   const hueOf = (hex) => hsv(...[1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16)))[0];
   const c = window.contactlab;
   const page = JSON.parse(document.getElementById('page-data').textContent);
-  const moving = page.bodies.map((b, i) => !b.fixed && !b.plane && c.project(i) !== null);
+  // Bodies without a shape have no mesh: nothing to find.
+  const moving = page.bodies.map((b, i) => !b.fixed && !b.plane && b.vertices.length > 0 && c.project(i) !== null);
   const hues = page.bodies.map((b) => hueOf(b.colour));
   const close = (h1, h2) => Math.min(Math.abs(h1 - h2), 360 - Math.abs(h1 - h2)) <= 14;
   const scene = document.getElementById('scene').getBoundingClientRect();

@@ -118,7 +118,7 @@ fn full_scene_parses_to_the_written_values() {
     assert!((y + contactlab::math::Vector3::y()).norm() < 1e-12);
     assert_eq!(ball.twist.linear, v(1.0, 0.0, 0.0));
     assert_eq!(ball.twist.angular, v(0.0, 0.0, 3.0));
-    assert_eq!(ball.shape, Shape::Sphere { radius: 0.1 });
+    assert_eq!(ball.shape, Some(Shape::Sphere { radius: 0.1 }));
     assert_eq!(ball.contact.compliance, Compliance::Compliant);
     assert_eq!(ball.contact.hydroelastic_modulus, Some(1e5));
     assert_eq!(ball.contact.resolution, Some(0.005));
@@ -126,16 +126,16 @@ fn full_scene_parses_to_the_written_values() {
 
     let floor = scene.body("floor").unwrap();
     assert!(floor.fixed);
-    assert_eq!(floor.shape, Shape::HalfSpace);
+    assert_eq!(floor.shape, Some(Shape::HalfSpace));
     assert_eq!(floor.contact.slab_thickness, Some(0.2));
     assert_eq!(floor.contact.resolution, None);
 
     let brick = scene.body("brick").unwrap();
     assert_eq!((brick.mass, brick.density), (None, Some(500.0)));
-    assert_eq!(brick.shape, Shape::Box { size: [0.1, 0.2, 0.3] });
-    assert_eq!(scene.body("can").unwrap().shape, Shape::Cylinder { radius: 0.03, length: 0.12 });
-    assert_eq!(scene.body("pill").unwrap().shape, Shape::Capsule { radius: 0.01, length: 0.02 });
-    assert_eq!(scene.body("egg").unwrap().shape, Shape::Ellipsoid { radii: [0.02, 0.02, 0.03] });
+    assert_eq!(brick.shape, Some(Shape::Box { size: [0.1, 0.2, 0.3] }));
+    assert_eq!(scene.body("can").unwrap().shape, Some(Shape::Cylinder { radius: 0.03, length: 0.12 }));
+    assert_eq!(scene.body("pill").unwrap().shape, Some(Shape::Capsule { radius: 0.01, length: 0.02 }));
+    assert_eq!(scene.body("egg").unwrap().shape, Some(Shape::Ellipsoid { radii: [0.02, 0.02, 0.03] }));
 }
 
 #[test]

@@ -21,8 +21,11 @@ pub fn run(scene: &Scene, name: &str, out: &Path) -> Result<usize> {
         let names: Vec<&str> = scene.bodies.iter().map(|b| b.name.as_str()).collect();
         bail!("no body named `{name}`; the scene has: {}", names.join(", "));
     };
-    let body = PfBody::new(&spec.shape, &contact_properties(&spec.contact))
-        .with_context(|| format!("body `{name}`"))?;
+    let Some(shape) = &spec.shape else {
+        bail!("body `{name}` has no shape, so no pressure field: name a compliant body with a shape");
+    };
+    let body =
+        PfBody::new(shape, &contact_properties(&spec.contact)).with_context(|| format!("body `{name}`"))?;
     let PfGeometry::CompliantMesh(mesh) = &body.geometry else {
         bail!(
             "body `{name}` has no tet mesh: only compliant bodies other than half spaces have a pressure field mesh"

@@ -1,6 +1,7 @@
 //! What a contact model needs of a body, without the scene it came from: its name (for
-//! messages), shape, contact properties and whether it is fixed. The scene describes its bodies
-//! this way (`scene::contact_model`); so can anything else that builds a model.
+//! messages), shape (or none: the body touches nothing), contact properties and whether it is
+//! fixed. The scene describes its bodies this way (`scene::contact_model`); so can anything else
+//! that builds a model.
 
 use crate::geometry::Shape;
 use serde::Deserialize;
@@ -10,11 +11,25 @@ use serde::Deserialize;
 pub struct ContactBody<'a> {
     /// The body's name, for messages.
     pub name: &'a str,
-    /// Its shape in the body frame.
-    pub shape: &'a Shape,
+    /// Its shape in the body frame; `None`: the body has none (a link with only mass
+    /// properties) and touches nothing — the [`super::PairFilter`] keeps it out of every pair.
+    pub shape: Option<&'a Shape>,
     pub contact: &'a ContactSpec,
     /// Fixed bodies never move: pairs of two never touch.
     pub fixed: bool,
+}
+
+/// What the models that keep geometry at every body index build for a body without a shape: a
+/// 1 mm cube, exact in every model without a resolution, so it costs next to nothing. It is never
+/// queried: the pair filter allows no pair with the body.
+static PLACEHOLDER: Shape = Shape::Box { size: [1e-3; 3] };
+
+impl ContactBody<'_> {
+    /// The body's shape, or for a body without one the placeholder that stands in for it in
+    /// per-body tables (never in a pair).
+    pub fn shape_or_placeholder(&self) -> &Shape {
+        self.shape.unwrap_or(&PLACEHOLDER)
+    }
 }
 
 /// Whether a body deforms under contact (pressure field) or is rigid.

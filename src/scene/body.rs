@@ -25,9 +25,11 @@ pub struct BodySpec {
     pub pose: Isometry3,
     /// Initial velocity (`linear_velocity`, `angular_velocity`), both in the world frame.
     pub twist: Twist,
-    pub shape: Shape,
+    /// `None`: the body has no shape and touches nothing (a link with only mass properties:
+    /// `mass` and `inertia`, or planar `moment_of_inertia`, are then given).
+    pub shape: Option<Shape>,
     /// The shape's pose in the body frame (`shape.position`, `shape.orientation`); identity by
-    /// default.
+    /// default and without a shape.
     pub shape_pose: Isometry3,
     pub contact: ContactSpec,
     /// Constant applied force (N, world frame) at the centre of mass. Default 0.
@@ -56,18 +58,29 @@ impl BodySpec {
     ///   central inertia for the mass (rotated by `shape_pose`) — also when `center_of_mass` is
     ///   given, taken about that point as it is;
     /// - a planar body's `moment_of_inertia` scales the lamina's tensor to it.
+    ///
+    /// A body without a shape has its mass and inertia given (validated); its centre of mass
+    /// defaults to the body-frame origin, and a planar one's tensor is `moment_of_inertia` on
+    /// every axis (only the one about y acts).
     pub fn mass_properties(&self) -> Result<(f64, Point3, Matrix3), GeometryError> {
-        let mut props = MassProperties::of_shape(&self.shape)?;
-        if self.shape_pose != Isometry3::identity() {
-            let r = self.shape_pose.rotation.to_rotation_matrix().into_inner();
-            props.centroid = self.shape_pose * props.centroid;
-            props.unit_inertia = r * props.unit_inertia * r.transpose();
-        }
-        let mass = match self.density {
-            Some(density) => density * props.volume,
-            None => self.mass.unwrap_or(0.0),
+        let props = match &self.shape {
+            Some(shape) => {
+                let mut props = MassProperties::of_shape(shape)?;
+                if self.shape_pose != Isometry3::identity() {
+                    let r = self.shape_pose.rotation.to_rotation_matrix().into_inner();
+                    props.centroid = self.shape_pose * props.centroid;
+                    props.unit_inertia = r * props.unit_inertia * r.transpose();
+                }
+                Some(props)
+            }
+            None => None,
         };
-        let com = self.center_of_mass.unwrap_or(props.centroid);
+        let mass = match (self.density, &props) {
+            (Some(density), Some(props)) => density * props.volume,
+            _ => self.mass.unwrap_or(0.0),
+        };
+        let com =
+            self.center_of_mass.unwrap_or_else(|| props.as_ref().map_or(Point3::origin(), |p| p.centroid));
         let mut inertia = match &self.inertia {
             // Given about the body-frame origin: move it to the centre of mass.
             Some(InertiaSpec::AboutOrigin(i)) => {
@@ -75,12 +88,17 @@ impl BodySpec {
                 i - mass * (Matrix3::identity() * c.norm_squared() - c * c.transpose())
             }
             Some(InertiaSpec::AboutCenterOfMass(i)) => *i,
-            None => props.inertia_for_mass(mass),
+            None => props.as_ref().map_or(Matrix3::zeros(), |p| p.inertia_for_mass(mass)),
         };
         // A planar body's J about y through the centroid: the lamina's tensor scaled to it.
         if let Some(j) = self.moment_of_inertia {
-            let lamina = props.inertia_for_mass(mass);
-            inertia = lamina * (j / lamina[(1, 1)]);
+            inertia = match &props {
+                Some(props) => {
+                    let lamina = props.inertia_for_mass(mass);
+                    lamina * (j / lamina[(1, 1)])
+                }
+                None => Matrix3::identity() * j,
+            };
         }
         Ok((mass, com, inertia))
     }

@@ -14,7 +14,7 @@ pub fn contact_bodies(scene: &Scene) -> Vec<ContactBody<'_>> {
     scene
         .bodies
         .iter()
-        .map(|b| ContactBody { name: &b.name, shape: &b.shape, contact: &b.contact, fixed: b.fixed })
+        .map(|b| ContactBody { name: &b.name, shape: b.shape.as_ref(), contact: &b.contact, fixed: b.fixed })
         .collect()
 }
 

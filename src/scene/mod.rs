@@ -124,10 +124,13 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         pose_keys.push(
             validate_mechanism::POSE_KEYS.iter().zip(given).filter(|(_, g)| *g).map(|(k, _)| *k).collect(),
         );
-        let shape_place = at(text, place.section.clone(), body.shape.span().start);
+        let shape_place = match &body.shape {
+            Some(shape) => at(text, place.section.clone(), shape.span().start),
+            None => place.clone(),
+        };
         let spec = validate_body::body_spec(body, &place, &shape_place, base_dir, planar)?;
         validate_peg::body_fits_model(&spec, model, planar, &place, &shape_place)?;
-        if matches!(spec.shape, crate::geometry::Shape::Compound { .. }) && !model.is_constraint() {
+        if matches!(spec.shape, Some(crate::geometry::Shape::Compound { .. })) && !model.is_constraint() {
             return Err(SceneError::Invalid {
                 place: shape_place,
                 key: "shape.type".into(),

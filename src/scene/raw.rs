@@ -93,8 +93,9 @@ pub(super) struct RawBody {
     #[serde(default, deserialize_with = "exact::optional")]
     pub angular_velocity: Option<[f64; 3]>,
     /// Kept as a table so its errors can be reported with the shape's own location and the
-    /// valid keys of its `type` (see `shape.rs`).
-    pub shape: Spanned<toml::Table>,
+    /// valid keys of its `type` (see `shape.rs`). `None`: a body that touches nothing (its mass
+    /// properties given, see `validate_body.rs`).
+    pub shape: Option<Spanned<toml::Table>>,
     pub contact: Option<RawContact>,
     #[serde(default, deserialize_with = "exact::optional")]
     pub force: Option<[f64; 3]>,

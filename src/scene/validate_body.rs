@@ -5,13 +5,14 @@ use super::orientation::unit_quaternion;
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_body_shape;
 use super::validate_contact::contact_spec;
-use super::{BodySpec, InertiaSpec, Keyframe, Kinematic, Place, SceneError};
+use super::{BodySpec, ContactSpec, InertiaSpec, Keyframe, Kinematic, Place, SceneError};
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Matrix3, Point3, Twist, UnitQuaternion, Vector3};
 use nalgebra::Translation3;
 use std::path::Path;
 
-/// Validates one body. `place` names the body (and its line); `shape_place` is the shape table's.
+/// Validates one body. `place` names the body (and its line); `shape_place` is the shape table's
+/// (the body's own without a shape).
 pub(super) fn body_spec(
     raw: RawBody,
     place: &Place,
@@ -27,6 +28,9 @@ pub(super) fn body_spec(
     };
     if raw.name.trim().is_empty() {
         return Err(invalid("name", "is empty".into(), "give the body a non-empty, unique name"));
+    }
+    if raw.shape.is_none() {
+        shapeless(&raw, place, planar)?;
     }
     let fixed = raw.fixed.unwrap_or(false);
     if raw.mass.is_some() && raw.density.is_some() {
@@ -85,8 +89,9 @@ pub(super) fn body_spec(
                 "a planar body's centre of mass is its shape's centroid",
             ));
         }
-        if let Some(key) =
-            ["position", "orientation"].into_iter().find(|k| raw.shape.get_ref().contains_key(*k))
+        if let Some(key) = ["position", "orientation"]
+            .into_iter()
+            .find(|k| raw.shape.as_ref().is_some_and(|s| s.get_ref().contains_key(*k)))
         {
             return Err(not_allowed(
                 shape_place,
@@ -151,15 +156,22 @@ pub(super) fn body_spec(
         ));
     }
 
-    let (shape, shape_pose) = parse_body_shape(raw.shape.get_ref(), shape_place, base_dir)?;
-    if matches!(shape, Shape::HalfSpace) && !fixed {
-        return Err(invalid(
-            "fixed",
-            "is false, but the shape is a half space and a half space cannot move".into(),
-            "set fixed = true",
-        ));
-    }
-    let contact = contact_spec(raw.contact, &shape, place)?;
+    let (shape, shape_pose, contact) = match &raw.shape {
+        Some(table) => {
+            let (shape, shape_pose) = parse_body_shape(table.get_ref(), shape_place, base_dir)?;
+            if matches!(shape, Shape::HalfSpace) && !fixed {
+                return Err(invalid(
+                    "fixed",
+                    "is false, but the shape is a half space and a half space cannot move".into(),
+                    "set fixed = true",
+                ));
+            }
+            let contact = contact_spec(raw.contact, &shape, place)?;
+            (Some(shape), shape_pose, contact)
+        }
+        // `contact` refused above: the body touches nothing.
+        None => (None, Isometry3::identity(), ContactSpec::default()),
+    };
     let force = norm_at_most(place, "force", raw.force.unwrap_or([0.0; 3]), range::FORCE, "N")?.into();
     let torque = norm_at_most(place, "torque", raw.torque.unwrap_or([0.0; 3]), range::FORCE, "N·m")?.into();
     let kinematic = raw.kinematic.map(|k| kinematic_spec(k, place, &pose)).transpose()?;
@@ -197,6 +209,58 @@ pub(super) fn body_spec(
         appear_time,
         moment_of_inertia,
     })
+}
+
+/// A body without a shape touches nothing and has no volume: it moves (a free body or a joint's
+/// child — fixed or driven it would do nothing), its mass properties are given (`mass` and
+/// `inertia`, planar: `moment_of_inertia`; the centre of mass defaults to the body origin), and
+/// it has no `contact` table.
+fn shapeless(raw: &RawBody, place: &Place, planar: bool) -> Result<(), SceneError> {
+    let invalid = |key: &str, problem: &str, fix: &str| {
+        Err(SceneError::Invalid {
+            place: place.clone(),
+            key: key.into(),
+            problem: problem.into(),
+            fix: fix.into(),
+        })
+    };
+    let (inertia, give) = if planar {
+        ("moment_of_inertia", "give `mass` (kg) and `moment_of_inertia` (kg·m²), or a `shape`")
+    } else {
+        ("inertia", "give `mass` (kg) and `inertia` ([Ixx, Iyy, Izz], kg·m²), or a `shape`")
+    };
+    if raw.fixed == Some(true) {
+        return invalid(
+            "fixed",
+            "is true for a body without a `shape`: it would neither move nor touch anything",
+            "give the body a `shape`, or remove it (a joint hangs from the world with parent = \"world\" and its `origin`)",
+        );
+    }
+    if raw.kinematic.is_some() {
+        return invalid(
+            "kinematic",
+            "is given for a body without a `shape`: driven and touching nothing, it would do nothing",
+            "give the body a `shape`, or remove it",
+        );
+    }
+    if raw.contact.is_some() {
+        return invalid(
+            "contact",
+            "is given for a body without a `shape`, which touches nothing",
+            "remove `contact`, or give the body a `shape`",
+        );
+    }
+    if raw.density.is_some() {
+        return invalid("density", "is given for a body without a `shape`, which has no volume", give);
+    }
+    if raw.mass.is_none() {
+        return invalid("mass", "is missing: a body without a `shape` needs its mass given", give);
+    }
+    let has_inertia = if planar { raw.moment_of_inertia.is_some() } else { raw.inertia.is_some() };
+    if !has_inertia {
+        return invalid(inertia, "is missing: a body without a `shape` needs its inertia given", give);
+    }
+    Ok(())
 }
 
 /// `kinematic = { linear_velocity, angular_velocity }` or `{ keyframes = [...] }`.

@@ -89,8 +89,8 @@ pub(super) fn body_fits_model(
     }
     if planar {
         match &body.shape {
-            Shape::Polygon { .. } | Shape::Box { .. } | Shape::HalfSpace => {}
-            other => {
+            Some(Shape::Polygon { .. } | Shape::Box { .. } | Shape::HalfSpace) | None => {}
+            Some(other) => {
                 return Err(checks::invalid(
                     shape_place,
                     "shape.type",
@@ -136,7 +136,7 @@ pub(super) fn body_fits_model(
         }
         return Ok(());
     }
-    if matches!(body.shape, Shape::Polygon { .. }) {
+    if matches!(body.shape, Some(Shape::Polygon { .. })) {
         return Err(checks::invalid(
             shape_place,
             "shape.type",
@@ -145,7 +145,7 @@ pub(super) fn body_fits_model(
         ));
     }
     if kind == ModelKind::Peg
-        && let Shape::Convex { file, points } = &body.shape
+        && let Some(Shape::Convex { file, points }) = &body.shape
         && let Some(inside) = point_inside_hull(points)
     {
         return Err(checks::invalid(

@@ -45,13 +45,13 @@ pub(super) fn unique_names(bodies: &[BodySpec], places: &[Place]) -> Result<(), 
 }
 
 /// Under the pressure field model a rigid–rigid contact has no pressure field, so any pair of
-/// rigid bodies that could meet (at least one moves) is rejected. The other models define
-/// rigid–rigid contact themselves and are not restricted here.
+/// rigid bodies that could meet (at least one moves) is rejected; a body without a shape meets
+/// nothing. The other models define rigid–rigid contact themselves and are not restricted here.
 pub(super) fn contact_pairs(model: ModelKind, bodies: &[BodySpec]) -> Result<(), SceneError> {
     if model != ModelKind::PressureField {
         return Ok(());
     }
-    let rigid = |b: &BodySpec| b.contact.compliance == Compliance::Rigid;
+    let rigid = |b: &BodySpec| b.shape.is_some() && b.contact.compliance == Compliance::Rigid;
     for (j, b) in bodies.iter().enumerate() {
         for a in &bodies[..j] {
             if rigid(a) && rigid(b) && !(a.fixed && b.fixed) {

@@ -24,7 +24,7 @@ pub fn rigid_body(spec: &BodySpec) -> Result<RigidBody> {
         }
     };
     let (mut mass, mut com, mut inertia) = (spec.mass.unwrap_or(0.0), Point3::origin(), Matrix3::zeros());
-    if matches!(motion, Motion::Free) && !matches!(spec.shape, Shape::HalfSpace) {
+    if matches!(motion, Motion::Free) && !matches!(spec.shape, Some(Shape::HalfSpace)) {
         (mass, com, inertia) = spec
             .mass_properties()
             .with_context(|| format!("body `{}`: computing its mass properties", spec.name))?;
@@ -48,11 +48,12 @@ pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
     let mechanism = super::mechanism_world::mechanism(scene, &mut bodies)?;
     let model = contact_model(scene, progress)?;
     let mut world = World::with_mechanism(bodies, model, scene.sim.gravity, mechanism);
-    // Bounding radii about the centres of mass, and the half spaces bodies must stay above.
+    // Bounding radii about the centres of mass, and the half spaces bodies must stay above (a
+    // body without a shape has no extent: touching nothing, it cannot be through a floor).
     for (i, spec) in scene.bodies.iter().enumerate() {
         let offset = (world.bodies[i].com.coords - spec.shape_pose.translation.vector).norm();
-        world.extents[i] = spec.shape.bounding_radius().map(|r| r + offset);
-        if matches!(spec.shape, Shape::HalfSpace) {
+        world.extents[i] = spec.shape.as_ref().and_then(Shape::bounding_radius).map(|r| r + offset);
+        if matches!(spec.shape, Some(Shape::HalfSpace)) {
             world.half_spaces.push(i);
         }
     }

@@ -1,6 +1,7 @@
 //! What the viewer draws of each body: the contact model's own mesh where it has one (the
 //! pressure field's compliant tets — their boundary — and rigid surfaces), else a surface mesh
-//! of the shape for display; half spaces are drawn as a finite plane.
+//! of the shape for display; half spaces are drawn as a finite plane, bodies without a shape not
+//! at all.
 
 use crate::contact::model::{BodyMesh, ContactModel};
 use crate::geometry::mesher::surface_mesh;
@@ -13,10 +14,13 @@ pub enum Display {
     Mesh(SurfaceMesh),
     /// The half space z ≤ 0: its plane z = 0.
     Plane,
+    /// A body without a shape: nothing to draw (its pose is still in the page).
+    Nothing,
 }
 
 /// The display of body `i` of `spec`.
 pub fn display(model: &ContactModel, i: usize, spec: &BodySpec) -> Result<Display, GeometryError> {
+    let Some(shape) = &spec.shape else { return Ok(Display::Nothing) };
     let mesh = match model.body_mesh(i) {
         Some(BodyMesh::Tets { vertices, tets, .. }) => {
             TetMesh { vertices: vertices.to_vec(), tets: tets.to_vec() }.boundary()
@@ -24,11 +28,11 @@ pub fn display(model: &ContactModel, i: usize, spec: &BodySpec) -> Result<Displa
         Some(BodyMesh::Triangles { vertices, triangles }) => {
             SurfaceMesh { vertices: vertices.to_vec(), triangles: triangles.to_vec() }
         }
-        None if matches!(spec.shape, Shape::HalfSpace) => return Ok(Display::Plane),
+        None if matches!(shape, Shape::HalfSpace) => return Ok(Display::Plane),
         None => {
-            let spacing = spec.contact.resolution.unwrap_or_else(|| curve_spacing(&spec.shape));
-            let mut mesh = surface_mesh(&spec.shape, Some(spacing))?;
-            if let Shape::Polygon { vertices } = &spec.shape {
+            let spacing = spec.contact.resolution.unwrap_or_else(|| curve_spacing(shape));
+            let mut mesh = surface_mesh(shape, Some(spacing))?;
+            if let Shape::Polygon { vertices } = shape {
                 thin_polygon(&mut mesh, vertices);
             }
             mesh

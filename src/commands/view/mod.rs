@@ -258,7 +258,7 @@ fn bounds(displays: &[Display], states: &[Vec<Option<BodyState>>]) -> [[f64; 3];
         .iter()
         .map(|d| match d {
             Display::Mesh(m) => Some(m.vertices.iter().map(|v| v.coords.norm()).fold(0.0, f64::max)),
-            Display::Plane => None,
+            Display::Plane | Display::Nothing => None,
         })
         .collect();
     let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
@@ -291,6 +291,7 @@ fn page_body(
     let colour = moving.map_or("#9a9a9a", |k| PALETTE[k % PALETTE.len()]);
     let (plane, vertices, triangles) = match shown {
         Display::Plane => (true, Vec::new(), Vec::new()),
+        Display::Nothing => (false, Vec::new(), Vec::new()),
         Display::Mesh(m) => (
             false,
             m.vertices.iter().flat_map(|v| quantum.int_point(v)).collect(),

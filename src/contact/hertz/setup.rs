@@ -38,6 +38,9 @@ fn material(palette: &mut Palette, spec: &ContactBody) -> Result<String> {
 fn pair_name(palette: &Palette, bodies: &[ContactBody], materials: &[String], name: &str) -> Result<()> {
     let Err(unknown) = palette.solid(name) else { return Ok(()) };
     if let Some(i) = bodies.iter().position(|b| b.name == name) {
+        if bodies[i].shape.is_none() {
+            bail!("`{name}` is a body without a shape: it touches nothing; remove the pair");
+        }
         let material = &materials[i];
         bail!(
             "`{name}` is a body that uses the palette material `{material}`: name `{material}` in the pair (it then holds for every `{material}` body), or give body `{name}` its own contact.youngs_modulus and contact.poissons_ratio (a pair can then name the body)"
@@ -64,8 +67,10 @@ pub fn hertz_model(
     let mut bodies = Vec::new();
     let mut materials = Vec::new();
     for spec in specs {
-        bodies.push(HertzBody::new(spec.shape).with_context(|| format!("body `{}`", spec.name))?);
-        materials.push(material(&mut palette, spec)?);
+        let shape = spec.shape_or_placeholder();
+        bodies.push(HertzBody::new(shape).with_context(|| format!("body `{}`", spec.name))?);
+        // A body without a shape is in no pair (no law), so it needs no material.
+        materials.push(if spec.shape.is_some() { material(&mut palette, spec)? } else { String::new() });
     }
     for p in pairs {
         for name in [&p.a, &p.b] {

@@ -51,12 +51,13 @@ impl PegModel {
         let mut solids = Vec::with_capacity(bodies.len());
         for b in bodies {
             let error = |source| PegSetupError { body: b.name.to_string(), source };
-            shapes.push(PegShape::new(b.shape, b.contact.resolution, settings.planar).map_err(error)?);
+            let shape = b.shape_or_placeholder();
+            shapes.push(PegShape::new(shape, b.contact.resolution, settings.planar).map_err(error)?);
             solids.push(if settings.planar {
                 None
             } else {
                 Some(as_simulated(
-                    OverlapShape::new(b.shape, b.contact.resolution).map_err(|e| error(e.into()))?,
+                    OverlapShape::new(shape, b.contact.resolution).map_err(|e| error(e.into()))?,
                 ))
             });
         }

@@ -67,6 +67,8 @@ pub enum PfGeometry {
     },
     /// The rigid half space z ≤ 0.
     RigidHalfSpace,
+    /// A body without a shape: nothing to mesh, and in no pair (the pair filter).
+    Nothing,
 }
 
 /// A body ready for pressure field queries.
@@ -128,6 +130,11 @@ impl PfBody {
             }
         };
         Ok((PfBody { geometry, modulus, dissipation: props.dissipation, friction: props.friction }, notes))
+    }
+
+    /// A body without a shape: no geometry, no modulus, touches nothing.
+    pub fn nothing() -> PfBody {
+        PfBody { geometry: PfGeometry::Nothing, modulus: None, dissipation: 0.0, friction: 0.0 }
     }
 
     /// Whether the body is compliant.

@@ -15,6 +15,8 @@ pub enum PressureFieldError {
     RigidRigid,
     #[error("two half spaces cannot be in contact; fix one of them or use another shape")]
     TwoHalfSpaces,
+    #[error("a body without a shape touches nothing; give it a `shape` to put it in contact")]
+    NoShape,
     #[error(transparent)]
     Geometry(#[from] GeometryError),
     #[error(transparent)]

@@ -90,10 +90,13 @@ impl<'a> PairFrame<'a> {
             CompliantHalfSpace { .. } => 1,
             RigidMesh(_) => 2,
             RigidHalfSpace => 3,
+            Nothing => 4,
         };
         let swapped = rank(&b.body.geometry) < rank(&a.body.geometry);
         let (p, s) = if swapped { (b, a) } else { (a, b) };
         let kind = match (&p.body.geometry, &s.body.geometry) {
+            // Ranked last: the secondary is the one without a shape if either is.
+            (_, Nothing) => return Err(PressureFieldError::NoShape),
             (CompliantMesh(m), CompliantMesh(n)) => PairKind::MeshMesh(m, n),
             (CompliantMesh(m), RigidMesh(r)) => PairKind::MeshRigid(m, r),
             (CompliantMesh(m), RigidHalfSpace) => PairKind::MeshRigidHalfSpace(m),

@@ -56,15 +56,20 @@ impl PressureFieldModel {
     ) -> Result<PressureFieldModel, BodyBuildError> {
         let mut bodies = Vec::with_capacity(specs.len());
         for spec in specs {
+            let Some(shape) = spec.shape else {
+                // In no pair (the filter): nothing to mesh.
+                bodies.push(PfBody::nothing());
+                continue;
+            };
             if progress {
-                eprintln!("contactlab: meshing body `{}` ({})", spec.name, spec.shape.kind());
+                eprintln!("contactlab: meshing body `{}` ({})", spec.name, shape.kind());
             }
-            if let crate::geometry::Shape::Mesh { file, notes, .. } = spec.shape {
+            if let crate::geometry::Shape::Mesh { file, notes, .. } = shape {
                 for note in notes {
                     eprintln!("contactlab: body `{}`, {}: {note}", spec.name, file.display());
                 }
             }
-            let (body, notes) = PfBody::build(spec.shape, &contact_properties(spec.contact))
+            let (body, notes) = PfBody::build(shape, &contact_properties(spec.contact))
                 .map_err(|source| BodyBuildError { name: spec.name.to_string(), source })?;
             for note in notes {
                 eprintln!("contactlab: body `{}`: {note}", spec.name);

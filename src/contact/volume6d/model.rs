@@ -66,7 +66,7 @@ impl Volume6dModel {
     ) -> Result<Volume6dModel, Volume6dSetupError> {
         let mut shapes = Vec::with_capacity(bodies.len());
         for b in bodies {
-            let shape = Volume6dShape::new(b.shape, b.contact.resolution)
+            let shape = Volume6dShape::new(b.shape_or_placeholder(), b.contact.resolution)
                 .map_err(|source| Volume6dSetupError { body: b.name.to_string(), source })?;
             shapes.push(shape);
         }
