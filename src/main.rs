@@ -97,6 +97,19 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Show what a robot file (URDF .urdf, MJCF .xml) or a scene (.toml) holds: bodies with mass,
+    /// centre of mass and shapes, joints, actuators, couplers, and what a robot file's reader
+    /// skipped.
+    Inspect {
+        /// The robot file or scene.
+        file: PathBuf,
+        /// Where a URDF's package://NAME/… resolves (besides CONTACTLAB_PACKAGE_PATH).
+        #[arg(long = "package-path", value_name = "DIR")]
+        package_paths: Vec<PathBuf>,
+        /// Print one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a compliant body's tet mesh and pressure field as a legacy VTK file.
     Field {
         /// The scene file (TOML).
@@ -121,6 +134,15 @@ fn run(cli: Cli) -> Result<()> {
                 println!("{}", serde_json::to_string(&report)?);
             } else {
                 print!("{}", contact::format_report(&report));
+            }
+        }
+        Command::Inspect { file, package_paths, json } => {
+            let report = contactlab::commands::inspect::run(&file, &package_paths)
+                .with_context(|| format!("cannot inspect {}", file.display()))?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                print!("{}", contactlab::commands::inspect::format(&report));
             }
         }
         Command::Simulate { scene, out, vtk, png, html, quiet, no_output } => {

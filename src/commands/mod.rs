@@ -2,6 +2,7 @@
 
 pub mod contact;
 pub mod field;
+pub mod inspect;
 pub mod simulate;
 pub mod sweep;
 pub mod view;

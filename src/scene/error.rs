@@ -67,8 +67,15 @@ pub enum SceneError {
         #[source]
         source: Box<GeometryError>,
     },
-    #[error("the scene has no bodies; add at least one [[body]] table")]
+    #[error("the scene has no bodies; add at least one [[body]] or [[robot]] table")]
     NoBodies,
+    /// A robot file that could not be read.
+    #[error("{place}: {source}")]
+    Robot {
+        place: Place,
+        #[source]
+        source: Box<super::import::ImportError>,
+    },
 }
 
 fn at_text(at: Option<LineCol>) -> String {

@@ -15,6 +15,7 @@ mod mechanism_world;
 mod model;
 mod orientation;
 mod raw;
+mod robot;
 mod shape;
 mod validate_body;
 mod validate_contact;
@@ -105,9 +106,6 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     model_settings.peg = validate_peg::peg_spec(model, raw.model.as_ref())?;
     let planar = model_settings.peg.planar;
     let sim = validate_scene::sim_settings(raw.sim)?;
-    if raw.body.is_empty() {
-        return Err(SceneError::NoBodies);
-    }
     let mut bodies = Vec::with_capacity(raw.body.len());
     let mut places = Vec::with_capacity(raw.body.len());
     let mut pose_keys = Vec::with_capacity(raw.body.len());
@@ -144,8 +142,28 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         bodies.push(spec);
         places.push(place);
     }
+    let mut imported = robot::ImportedRobot::default();
+    let mut robots = Vec::new();
+    for spanned in raw.robot {
+        let name = spanned.get_ref().name.clone();
+        robots.push(name.clone());
+        let place = at(text, format!("[[robot]] {name}"), spanned.span().start);
+        let robot = robot::import(spanned.get_ref(), &place, base_dir, model)?;
+        for (spec, place) in robot.bodies {
+            bodies.push(spec);
+            places.push(place);
+            pose_keys.push(Vec::new());
+        }
+        imported.joints.extend(robot.joints);
+        imported.actuators.extend(robot.actuators);
+        imported.couplers.extend(robot.couplers);
+        imported.excludes.extend(robot.excludes);
+        imported.warnings.extend(robot.warnings);
+    }
+    if bodies.is_empty() {
+        return Err(SceneError::NoBodies);
+    }
     validate_scene::unique_names(&bodies, &places)?;
-    validate_scene::contact_pairs(model, &bodies)?;
     if planar {
         validate_peg::planar_gravity(&sim)?;
     }
@@ -156,13 +174,23 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         .map(|((spec, place), pose_keys)| validate_mechanism::BodyFacts { spec, place, pose_keys })
         .collect();
     let tables = validate_mechanism::RawMechanism {
+        imported,
         joints: placed_tables(text, &outline, "joint", raw.joint),
         actuators: placed_tables(text, &outline, "actuator", raw.actuator),
         couplers: placed_tables(text, &outline, "coupler", raw.coupler),
         excludes: placed_tables(text, &outline, "exclude", raw.exclude),
     };
     let mechanism = validate_mechanism::mechanism(tables, &facts)?;
-    let warnings = mechanism.warnings;
+    let mut warnings = mechanism.warnings;
+    // Pairs that never touch: a joint's two bodies and the exclusions.
+    let never_touch: std::collections::BTreeSet<(&str, &str)> = mechanism
+        .joints
+        .iter()
+        .filter_map(|j| Some((j.parent.as_deref()?, j.child.as_str())))
+        .chain(mechanism.excludes.iter().map(|e| (e.a.as_str(), e.b.as_str())))
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+    validate_scene::contact_pairs(model, &bodies, &never_touch, &robots, &mut warnings)?;
     if model.is_constraint() {
         // The impulse models' steps take shapes at their body frames, and planar peg scenes
         // free bodies only.

@@ -22,6 +22,27 @@ pub(super) struct RawScene {
     pub coupler: Vec<Spanned<RawCoupler>>,
     #[serde(default)]
     pub exclude: Vec<Spanned<RawExclude>>,
+    #[serde(default)]
+    pub robot: Vec<Spanned<RawRobot>>,
+}
+
+/// `[[robot]]`: a URDF or MJCF file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRobot {
+    pub name: String,
+    pub file: PathBuf,
+    #[serde(default)]
+    pub package_paths: Vec<PathBuf>,
+    pub base: Option<RawOrigin>,
+    pub fixed_base: Option<bool>,
+    /// Joint name (with or without the robot's prefix) → initial coordinate.
+    pub positions: Option<toml::Table>,
+    /// An MJCF keyframe's name: its positions start the joints the scene does not set.
+    pub keyframe: Option<String>,
+    pub contact: Option<RawContact>,
+    /// Link name → contact keys over `contact`.
+    pub link_contact: Option<std::collections::BTreeMap<String, RawContact>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -127,7 +148,7 @@ pub(super) struct RawKeyframe {
     pub orientation: Option<[f64; 4]>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawContact {
     pub compliance: Option<Compliance>,
@@ -139,6 +160,23 @@ pub(super) struct RawContact {
     pub material: Option<String>,
     pub youngs_modulus: Option<f64>,
     pub poissons_ratio: Option<f64>,
+}
+
+impl RawContact {
+    /// These keys where given, `base`'s elsewhere.
+    pub fn over(self, base: RawContact) -> RawContact {
+        RawContact {
+            compliance: self.compliance.or(base.compliance),
+            hydroelastic_modulus: self.hydroelastic_modulus.or(base.hydroelastic_modulus),
+            resolution: self.resolution.or(base.resolution),
+            dissipation: self.dissipation.or(base.dissipation),
+            friction: self.friction.or(base.friction),
+            slab_thickness: self.slab_thickness.or(base.slab_thickness),
+            material: self.material.or(base.material),
+            youngs_modulus: self.youngs_modulus.or(base.youngs_modulus),
+            poissons_ratio: self.poissons_ratio.or(base.poissons_ratio),
+        }
+    }
 }
 
 /// `[[joint]]`.

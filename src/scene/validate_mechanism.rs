@@ -5,7 +5,7 @@ use super::checks::{
     finite, finite_n, invalid, non_negative, norm_at_most, not_allowed, positive, range, rekey,
 };
 use super::orientation::unit_quaternion;
-use super::raw::{RawActuator, RawActuatorKind, RawCoupler, RawExclude, RawJoint};
+use super::raw::{RawActuator, RawActuatorKind, RawCoupler, RawExclude, RawJoint, RawOrigin};
 use super::{
     ActuatorKind, ActuatorSpec, BodySpec, CouplerSpec, ExcludeSpec, JointSpec, JointType, Place, SceneError,
     Schedule,
@@ -45,6 +45,8 @@ pub(super) struct Mechanism {
 
 /// The tables as read, each with its place.
 pub(super) struct RawMechanism {
+    /// The robots' joints, actuators, couplers and exclusions, already specs (placed first).
+    pub imported: super::robot::ImportedRobot,
     pub joints: Vec<(RawJoint, Place)>,
     pub actuators: Vec<(RawActuator, Place)>,
     pub couplers: Vec<(RawCoupler, Place)>,
@@ -54,8 +56,15 @@ pub(super) struct RawMechanism {
 /// Validates the mechanism tables against `bodies`.
 pub(super) fn mechanism(raw: RawMechanism, bodies: &[BodyFacts]) -> Result<Mechanism, SceneError> {
     let mut out = Mechanism::default();
-    let joint_places: Vec<Place> = raw.joints.iter().map(|(_, p)| p.clone()).collect();
+    let imported = raw.imported;
+    let mut joint_places: Vec<Place> = Vec::new();
     let mut given = Vec::with_capacity(raw.joints.len());
+    for (joint, place) in imported.joints {
+        unique_joint(&out.joints, &joint.name, &place)?;
+        given.push((false, false));
+        joint_places.push(place);
+        out.joints.push(joint);
+    }
     if !raw.joints.is_empty()
         && let Some(b) = bodies.iter().find(|b| b.spec.name == WORLD)
     {
@@ -69,17 +78,37 @@ pub(super) fn mechanism(raw: RawMechanism, bodies: &[BodyFacts]) -> Result<Mecha
     for (raw_joint, place) in raw.joints {
         given.push((raw_joint.position.is_some(), raw_joint.velocity.is_some()));
         let joint = joint_spec(raw_joint, &place, bodies)?;
-        if out.joints.iter().any(|j| j.name == joint.name) {
-            return Err(invalid(
-                &place,
-                "name",
-                format!("\"{}\" is used by more than one [[joint]]", joint.name),
-                "give every joint a unique `name`".into(),
-            ));
-        }
+        unique_joint(&out.joints, &joint.name, &place)?;
+        joint_places.push(place);
         out.joints.push(joint);
     }
     tree(&out.joints, &joint_places, bodies)?;
+    for (actuator, place) in imported.actuators {
+        if !out.joints.iter().any(|j| j.name == actuator.joint && j.joint_type.is_single_dof()) {
+            return Err(invalid(
+                &place,
+                "joint",
+                format!("= \"{}\" is not a revolute or prismatic joint of the robot", actuator.joint),
+                "fix the robot file's actuator".into(),
+            ));
+        }
+        out.actuators.push(actuator);
+    }
+    for (coupler, place) in imported.couplers {
+        for name in [&coupler.joint, &coupler.follows] {
+            if !out.joints.iter().any(|j| &j.name == name && j.joint_type.is_single_dof()) {
+                return Err(invalid(
+                    &place,
+                    "joint",
+                    format!("\"{name}\" is not a revolute or prismatic joint of the robot"),
+                    "fix the robot file's mimic or equality".into(),
+                ));
+            }
+        }
+        out.couplers.push(coupler);
+    }
+    out.excludes.extend(imported.excludes);
+    out.warnings.extend(imported.warnings);
     for (raw_actuator, place) in raw.actuators {
         let actuator = actuator_spec(raw_actuator, &place, &out.joints)?;
         if out.actuators.iter().any(|a| a.name == actuator.name) {
@@ -166,6 +195,19 @@ pub(super) fn mechanism(raw: RawMechanism, bodies: &[BodyFacts]) -> Result<Mecha
         out.excludes.push(exclude_spec(raw_exclude, &place, bodies)?);
     }
     Ok(out)
+}
+
+/// An error unless no joint of `joints` is called `name`.
+fn unique_joint(joints: &[JointSpec], name: &str, place: &Place) -> Result<(), SceneError> {
+    if joints.iter().any(|j| j.name == name) {
+        return Err(invalid(
+            place,
+            "name",
+            format!("\"{name}\" is used by more than one joint"),
+            "give every joint a unique `name` (a robot's joints are named ROBOT/JOINT)".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// "the bodies are `a`, `b`" when there are few, for a fix.
@@ -273,6 +315,22 @@ fn quaternion(place: &Place, key: &str, q: [f64; 4]) -> Result<UnitQuaternion, S
     unit_quaternion(place, q).map_err(|e| rekey(e, key))
 }
 
+/// A frame `{ position, orientation }` given as key `key` (`origin`, a robot's `base`).
+pub(super) fn origin_pose(place: &Place, key: &str, o: &RawOrigin) -> Result<Isometry3, SceneError> {
+    let p = norm_at_most(
+        place,
+        &format!("{key}.position"),
+        o.position.unwrap_or([0.0; 3]),
+        range::POSITION,
+        "m",
+    )?;
+    let r = match o.orientation {
+        Some(q) => quaternion(place, &format!("{key}.orientation"), q)?,
+        None => UnitQuaternion::identity(),
+    };
+    Ok(Isometry3::from_parts(Translation3::from(Vector3::from(p)), r))
+}
+
 fn joint_spec(raw: RawJoint, place: &Place, bodies: &[BodyFacts]) -> Result<JointSpec, SceneError> {
     non_empty(place, "joint", &raw.name)?;
     let jt = raw.joint_type;
@@ -300,15 +358,7 @@ fn joint_spec(raw: RawJoint, place: &Place, bodies: &[BodyFacts]) -> Result<Join
     }
     let origin = match &raw.origin {
         None => Isometry3::identity(),
-        Some(o) => {
-            let p =
-                norm_at_most(place, "origin.position", o.position.unwrap_or([0.0; 3]), range::POSITION, "m")?;
-            let r = match o.orientation {
-                Some(q) => quaternion(place, "origin.orientation", q)?,
-                None => UnitQuaternion::identity(),
-            };
-            Isometry3::from_parts(Translation3::from(Vector3::from(p)), r)
-        }
+        Some(o) => origin_pose(place, "origin", o)?,
     };
     let single = jt.is_single_dof();
     let only_single = |key: &str| {

@@ -47,20 +47,42 @@ pub(super) fn unique_names(bodies: &[BodySpec], places: &[Place]) -> Result<(), 
 /// Under the pressure field model a rigid–rigid contact has no pressure field, so any pair of
 /// rigid bodies that could meet (at least one moves) is rejected; a body without a shape meets
 /// nothing. The other models define rigid–rigid contact themselves and are not restricted here.
-pub(super) fn contact_pairs(model: ModelKind, bodies: &[BodySpec]) -> Result<(), SceneError> {
+pub(super) fn contact_pairs(
+    model: ModelKind,
+    bodies: &[BodySpec],
+    never_touch: &std::collections::BTreeSet<(&str, &str)>,
+    robots: &[String],
+    warnings: &mut Vec<String>,
+) -> Result<(), SceneError> {
     if model != ModelKind::PressureField {
         return Ok(());
     }
     let rigid = |b: &BodySpec| b.shape.is_some() && b.contact.compliance == Compliance::Rigid;
+    let robot_of = |b: &BodySpec| robots.iter().find(|r| b.name.starts_with(&format!("{r}/")));
+    let mut quiet_robots = Vec::new();
     for (j, b) in bodies.iter().enumerate() {
         for a in &bodies[..j] {
-            if rigid(a) && rigid(b) && !(a.fixed && b.fixed) {
-                return Err(SceneError::RigidPair {
-                    a: a.name.clone(),
-                    b: b.name.clone(),
-                    model: model.key().into(),
-                });
+            let (x, y) = (a.name.as_str(), b.name.as_str());
+            if !rigid(a) || !rigid(b) || (a.fixed && b.fixed) || never_touch.contains(&(x.min(y), x.max(y))) {
+                continue;
             }
+            // Two rigid links of one robot: they do not touch (a robot's default), said once.
+            if let (Some(r), Some(s)) = (robot_of(a), robot_of(b))
+                && r == s
+            {
+                if !quiet_robots.contains(&r) {
+                    quiet_robots.push(r);
+                    warnings.push(format!(
+                        "robot `{r}`: its rigid links do not touch each other under the pressure_field model (make them compliant in its `contact` or `link_contact` for self-contact)"
+                    ));
+                }
+                continue;
+            }
+            return Err(SceneError::RigidPair {
+                a: a.name.clone(),
+                b: b.name.clone(),
+                model: model.key().into(),
+            });
         }
     }
     Ok(())

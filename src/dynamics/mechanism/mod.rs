@@ -311,7 +311,7 @@ impl Mechanism {
                 f.tau[va] -= joint.stiffness * (q[qa] - joint.spring_reference);
                 f.stiffness[va] += joint.stiffness;
             }
-            if limits == Limits::Penalty {
+            if limits == Limits::Penalty && joint.limits.is_some() {
                 let effort = self.limit_effort(k, q[qa], v[va]);
                 if effort != 0.0 {
                     f.tau[va] += effort;

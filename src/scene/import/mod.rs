@@ -12,3 +12,22 @@ pub use robot_model::{
     RobotModel,
 };
 pub use urdf::read_urdf;
+
+use std::path::{Path, PathBuf};
+
+/// Reads a robot file by its extension: `.urdf`, or `.xml` / `.mjcf` (MJCF). `package_paths`:
+/// where a URDF's `package://NAME/…` resolves (after them, `CONTACTLAB_PACKAGE_PATH`).
+pub fn read_robot(path: &Path, package_paths: &[PathBuf]) -> Result<RobotModel, ImportError> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    match ext.as_str() {
+        "urdf" => read_urdf(path, package_paths),
+        _ => Err(ImportError::Invalid {
+            path: path.to_path_buf(),
+            line: 1,
+            element: "robot".into(),
+            attribute: String::new(),
+            problem: format!("the extension `.{ext}` is not a robot file contactlab reads"),
+            fix: "give a URDF file (.urdf) or an MJCF file (.xml)".into(),
+        }),
+    }
+}
