@@ -36,6 +36,8 @@ pub(super) struct RawRobot {
     pub package_paths: Vec<PathBuf>,
     pub base: Option<RawOrigin>,
     pub fixed_base: Option<bool>,
+    /// Whether the robot's links touch each other (never a link and its parent). Default false.
+    pub self_collision: Option<bool>,
     /// Joint name (with or without the robot's prefix) → initial coordinate.
     pub positions: Option<toml::Table>,
     /// An MJCF keyframe's name: its positions start the joints the scene does not set.

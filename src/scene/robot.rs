@@ -5,7 +5,8 @@
 //! Massless links on fixed joints merge into their parent (their shapes move with them). A link
 //! with several collision shapes keeps the first on itself and hangs each other on a massless
 //! body `LINK/SHAPE` welded to it by a fixed joint; so does a shape off the link frame under the
-//! impulse models (they take shapes at their body frames). Each link's shapes never touch those
+//! impulse models (they take shapes at their body frames). A robot's links touch each other only
+//! with `self_collision = true` (as in Gazebo and PyBullet), and then never a link's shapes those
 //! of its own link, its parent or its children.
 
 use super::import::{JointType, RobotModel, read_robot};
@@ -280,9 +281,14 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
         };
         out.couplers.push((spec, place));
     }
-    // Exclusions: a link's shapes among themselves and with its parent's, and the file's pairs.
-    let mut pairs: Vec<(usize, usize)> =
-        (0..robot.links.len()).filter(|&i| home[i].body == i).map(|i| (i, i)).collect();
+    // Exclusions: a link's shapes among themselves and with its parent's, and the file's pairs;
+    // without self-collision, every pair of the robot's links.
+    let bodies: Vec<usize> = (0..robot.links.len()).filter(|&i| home[i].body == i).collect();
+    let mut pairs: Vec<(usize, usize)> = if raw.self_collision.unwrap_or(false) {
+        bodies.iter().map(|&i| (i, i)).collect()
+    } else {
+        bodies.iter().enumerate().flat_map(|(k, &i)| bodies[k..].iter().map(move |&j| (i, j))).collect()
+    };
     for joint in &robot.joints {
         if let (Some(p), Some(c)) =
             (joint.parent.as_deref().and_then(|p| index.get(p)), index.get(joint.child.as_str()))
