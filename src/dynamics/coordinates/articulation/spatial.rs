@@ -31,7 +31,7 @@ pub fn stack(a: &Vector3, b: &Vector3) -> Vector6<f64> {
 }
 
 /// X_{C←P} in compact form: `e` turns P's axes into C's, `r` is C's origin in P. The same map
-/// as [`motion_transform`]'s matrix at a fraction of its products.
+/// as `motion_transform`'s matrix at a fraction of its products.
 #[derive(Clone, Copy, Debug)]
 pub struct Transform {
     pub e: Matrix3,
