@@ -221,3 +221,108 @@ fn robot_mistakes_name_the_table_and_the_fix() {
     let e = parse_scene(&text, &root()).expect_err("a clash").to_string();
     assert!(e.contains("r/arm"), "{e}");
 }
+
+/// A link's mass, centre-of-mass height along its z and inertia about y, as the file gives them.
+fn link_params(robot: &contactlab::scene::import::RobotModel, name: &str) -> (f64, f64, f64) {
+    let l = robot.links.iter().find(|l| l.name == name).expect("the link");
+    (l.mass, l.center_of_mass.z, l.inertia[(1, 1)])
+}
+
+/// dm_control's pendulum.xml: the pole upright at q = 0 (a 1 kg ball 0.5 m up); M, gravity
+/// torque and the period about the hanging pose against the closed form.
+#[test]
+fn dm_controls_pendulum_has_the_closed_form_mass_gravity_and_period() {
+    let file = root().join("robots/dm_control/suite/pendulum.xml");
+    let robot = contactlab::scene::import::read_mjcf(&file).expect("reads");
+    let (mass, l, i_c) = link_params(&robot, "pole");
+    let w = world_of(&robot_scene("robots/dm_control/suite/pendulum.xml", ""), &root());
+    let m = w.mechanism.as_ref().unwrap();
+    let g = 9.81;
+    assert!((w.gravity.z + g).abs() < 1e-12, "the scene's gravity");
+    for theta in [0.0, 0.3, -1.2, 2.5] {
+        let y = state_at(&w, &[theta], &[0.0]);
+        let inertia = m.mass_matrix_at(&y)[(0, 0)];
+        let torque = m.gravity_forces_at(&y, &w.gravity)[0];
+        assert!((inertia - (i_c + mass * l * l)).abs() < 1e-9, "M = {inertia}");
+        assert!((torque + mass * g * l * theta.sin()).abs() < 1e-9, "g = {torque} at {theta}");
+    }
+    // Undamped (a copy with the file's damping set to 0), 90° from hanging.
+    let dir = std::env::temp_dir().join(format!("contactlab-mjcf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(dir.join("pendulum.xml"), text.replace("damping=\"0.1\"", "damping=\"0\"")).unwrap();
+    std::fs::create_dir_all(dir.join("common")).unwrap();
+    for f in ["skybox.xml", "visual.xml", "materials.xml"] {
+        std::fs::copy(root().join("robots/dm_control/suite/common").join(f), dir.join("common").join(f))
+            .unwrap();
+    }
+    let scene = format!(
+        "[sim]\nduration = 4.5\n\n[[robot]]\nname = \"r\"\nfile = \"{}\"\npositions = {{ hinge = {} }}\n",
+        dir.join("pendulum.xml").display(),
+        PI / 2.0
+    );
+    let w = world_of(&scene, &dir);
+    let tolerances = contactlab::dynamics::ode::Tolerances { rtol: 1e-10, atol: 1e-12 };
+    let s = joint_samples(&w, &Integrator::Radau5 { tolerances, initial_step: None }, 4.5, 2e-3);
+    // Crossings of the hanging pose q = π going down (q falling through π).
+    let crossings: Vec<f64> = s
+        .windows(2)
+        .filter(|p| p[0].1[0] > PI && p[1].1[0] <= PI)
+        .map(|p| {
+            let (q0, q1) = (p[0].1[0] - PI, p[1].1[0] - PI);
+            p[0].0 + (p[1].0 - p[0].0) * q0 / (q0 - q1)
+        })
+        .collect();
+    let period = crossings[1] - crossings[0];
+    let expected = 4.0 * ((i_c + mass * l * l) / (mass * g * l)).sqrt() * elliptic_k((PI / 4.0).sin());
+    eprintln!("pendulum.xml period {period}, closed form {expected}");
+    assert!(((period - expected) / expected).abs() < 1e-5, "{period} vs {expected}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// dm_control's acrobot.xml (both links upright at q = 0) against the two-link closed form with
+/// the file's own masses, centres and inertias.
+#[test]
+fn dm_controls_acrobot_has_the_two_link_closed_form() {
+    let file = root().join("robots/dm_control/suite/acrobot.xml");
+    let robot = contactlab::scene::import::read_mjcf(&file).expect("reads");
+    let (m1, lc1, i1) = link_params(&robot, "upper_arm");
+    let (m2, lc2, i2) = link_params(&robot, "lower_arm");
+    let l1 = robot.joints.iter().find(|j| j.name == "elbow").unwrap().origin.translation.vector.z;
+    let w = world_of(&robot_scene("robots/dm_control/suite/acrobot.xml", ""), &root());
+    let m = w.mechanism.as_ref().unwrap();
+    let g = 9.81;
+    for (q1, q2, v1, v2) in
+        [(0.0, 0.0, 0.0, 0.0), (0.4, -1.1, 0.7, -2.0), (2.0, 0.9, -1.5, 0.3), (-2.8, 3.0, 2.2, 1.1)]
+    {
+        let y = state_at(&w, &[q1, q2], &[v1, v2]);
+        let mass = m.mass_matrix_at(&y);
+        let c2 = f64::cos(q2);
+        let expected = [
+            [
+                i1 + i2 + m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * c2),
+                i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2),
+            ],
+            [i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2), i2 + m2 * lc2 * lc2],
+        ];
+        for r in 0..2 {
+            for c in 0..2 {
+                let e = expected[r][c];
+                assert!(
+                    (mass[(r, c)] - e).abs() < 1e-12 * e.abs().max(1.0),
+                    "M[{r}{c}] {} vs {e}",
+                    mass[(r, c)]
+                );
+            }
+        }
+        let h = m2 * l1 * lc2 * f64::sin(q2);
+        let bias = m.bias_forces_at(&y, &w.gravity);
+        let b1 = -2.0 * h * v1 * v2
+            - h * v2 * v2
+            - (m1 * lc1 + m2 * l1) * g * f64::sin(q1)
+            - m2 * lc2 * g * f64::sin(q1 + q2);
+        let b2 = h * v1 * v1 - m2 * lc2 * g * f64::sin(q1 + q2);
+        assert!((bias[0] - b1).abs() < 1e-12 * b1.abs().max(1.0), "b1 {} vs {b1}", bias[0]);
+        assert!((bias[1] - b2).abs() < 1e-12 * b2.abs().max(1.0), "b2 {} vs {b2}", bias[1]);
+    }
+}

@@ -187,6 +187,38 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
             groups[i].push(part);
         }
     }
+    // The file's world geometry (MJCF floors, walls): fixed bodies at the base, rigid unless
+    // `link_contact` says otherwise for `world`.
+    let mut world_group = Vec::new();
+    for (k, g) in robot.world_collisions.iter().enumerate() {
+        let label = g.name.clone().unwrap_or_else(|| format!("world_collision{k}"));
+        let name = prefix(&format!("world/{label}"));
+        let place = Place::section(format!("[[robot]] {}: world geometry `{label}`", raw.name));
+        let own = raw.link_contact.as_ref().and_then(|m| m.get(&prefix("world")).or_else(|| m.get("world")));
+        let contact = match own {
+            Some(_) => link_contact(settings, "world", Some((&g.shape, g.friction)), &place)?,
+            None => {
+                let rigid = RawContact {
+                    compliance: Some(crate::contact::Compliance::Rigid),
+                    friction: g.friction.or(raw.contact.as_ref().and_then(|c| c.friction)),
+                    ..RawContact::default()
+                };
+                contact_spec(Some(rigid), &g.shape, &place)?
+            }
+        };
+        let mut spec = body_spec(
+            &name,
+            0.0,
+            Point3::origin(),
+            Matrix3::zeros(),
+            Some((g.shape.clone(), Isometry3::identity())),
+            contact,
+        );
+        (spec.fixed, spec.pose, spec.mass, spec.inertia, spec.center_of_mass) =
+            (true, settings.base * g.pose, None, None, None);
+        out.bodies.push((spec, place));
+        world_group.push(name);
+    }
     // The joints: each link's, then the shapes' welds (pushed above) follow their links.
     let mut joints = Vec::new();
     for (i, link) in robot.links.iter().enumerate() {
@@ -260,11 +292,16 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
     for a in &robot.actuators {
         let place =
             Place::section(format!("[[robot]] {}: actuator `{}` (line {})", raw.name, a.name, a.line));
+        // A motor's limit clamps its command, before the gear; the file's is on the joint.
+        let effort_limit = match &a.kind {
+            super::ActuatorKind::Motor { gear, .. } if *gear != 0.0 => a.effort_limit.map(|l| l / gear.abs()),
+            _ => a.effort_limit,
+        };
         let spec = ActuatorSpec {
             name: prefix(&a.name),
             joint: prefix(&a.joint),
             kind: a.kind.clone(),
-            effort_limit: a.effort_limit,
+            effort_limit,
         };
         out.actuators.push((spec, place));
     }
@@ -296,9 +333,14 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
             pairs.push((home[*p].body, home[*c].body));
         }
     }
+    // (The world's group sits after the links'.)
+    let world = robot.links.len();
+    groups.push(world_group);
+    let slot =
+        |name: &str| if name == "world" { Some(world) } else { index.get(name).map(|&i| home[i].body) };
     for (a, b) in &robot.excludes {
-        if let (Some(a), Some(b)) = (index.get(a.as_str()), index.get(b.as_str())) {
-            pairs.push((home[*a].body, home[*b].body));
+        if let (Some(a), Some(b)) = (slot(a), slot(b)) {
+            pairs.push((a, b));
         }
     }
     let mut seen = std::collections::BTreeSet::new();

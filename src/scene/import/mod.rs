@@ -1,12 +1,14 @@
-//! Robot files brought into a scene: URDF (`urdf/`) and MJCF (`mjcf.rs`) read into one
+//! Robot files brought into a scene: URDF (`urdf/`) and MJCF (`mjcf/`) read into one
 //! [`RobotModel`], which `scene::robot` turns into the same body, joint, actuator and coupler
 //! specs a hand-written scene has. Readers never touch the dynamics.
 
 mod error;
+mod mjcf;
 mod robot_model;
 mod urdf;
 
 pub use error::ImportError;
+pub use mjcf::read_mjcf;
 pub use robot_model::{
     Geometry, JointType, Keyframe, RobotActuator, RobotCoupler, RobotFormat, RobotJoint, RobotLink,
     RobotModel,
@@ -21,6 +23,7 @@ pub fn read_robot(path: &Path, package_paths: &[PathBuf]) -> Result<RobotModel, 
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "urdf" => read_urdf(path, package_paths),
+        "xml" | "mjcf" => read_mjcf(path),
         _ => Err(ImportError::Invalid {
             path: path.to_path_buf(),
             line: 1,

@@ -26,10 +26,13 @@ pub struct RobotModel {
     pub links: Vec<RobotLink>,
     /// One per non-root link, parents' joints before children's.
     pub joints: Vec<RobotJoint>,
+    /// Collision geometry fixed to the world itself, in the world frame (MJCF geoms directly in
+    /// `<worldbody>`: floors as half spaces, walls, rails). In `excludes` the world is `world`.
+    pub world_collisions: Vec<Geometry>,
     pub actuators: Vec<RobotActuator>,
     pub couplers: Vec<RobotCoupler>,
-    /// Pairs of links that never touch (MJCF `<contact><exclude>`, and pairs whose
-    /// `contype`/`conaffinity` never match).
+    /// Pairs of links that never touch (MJCF `<contact><exclude>`, pairs whose
+    /// `contype`/`conaffinity` never match, and MuJoCo's weld-group and parent filters).
     pub excludes: Vec<(String, String)>,
     /// Named initial states (MJCF `<keyframe><key>`).
     pub keyframes: Vec<Keyframe>,
@@ -94,8 +97,8 @@ pub struct RobotJoint {
     pub armature: f64,
     pub stiffness: f64,
     pub spring_reference: f64,
-    /// The initial coordinate (MJCF `ref` is the zero of the file's coordinate; ours start at 0
-    /// unless a keyframe or the scene sets them). Revolute / prismatic only.
+    /// The initial coordinate, revolute / prismatic only. MJCF: the joint's `ref`, since the
+    /// reader keeps MuJoCo's coordinates (at q = ref the body is where the file draws it).
     pub position: f64,
     /// URDF `limit effort` / MJCF joint `actuatorfrcrange`: a bound on any actuator's effort.
     pub effort_limit: Option<f64>,
@@ -108,8 +111,8 @@ pub struct RobotActuator {
     pub name: String,
     pub joint: String,
     pub kind: super::super::mechanism::ActuatorKind,
-    /// Symmetric effort clamp (MJCF `forcerange` when symmetric; `ctrlrange` times gear for a
-    /// motor).
+    /// Symmetric clamp on the effort on the joint (MJCF: |gear|·`forcerange` and, for a motor,
+    /// |gear·gain|·`ctrlrange`, the smaller).
     pub effort_limit: Option<f64>,
     pub line: u32,
 }
@@ -125,7 +128,8 @@ pub struct RobotCoupler {
     pub line: u32,
 }
 
-/// A named initial state: joint name → coordinates (1 for revolute / prismatic, 4 ball, 7 free).
+/// A named initial state: joint name → coordinates (1 for revolute / prismatic, 4 ball, 7 free;
+/// a free joint's relative to its origin).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Keyframe {
     pub name: String,

@@ -115,6 +115,7 @@ fn read_robot(ctx: &Ctx, package_paths: &[PathBuf]) -> Result<RobotModel, Import
         file: ctx.path.to_path_buf(),
         links,
         joints,
+        world_collisions: Vec::new(),
         actuators: Vec::new(),
         couplers,
         excludes: Vec::new(),
