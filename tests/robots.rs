@@ -326,3 +326,24 @@ fn dm_controls_acrobot_has_the_two_link_closed_form() {
         assert!((bias[1] - b2).abs() < 1e-12 * b2.abs().max(1.0), "b2 {} vs {b2}", bias[1]);
     }
 }
+
+/// dm_control's finger.xml (examples/finger_spin.toml): the PD-driven finger turns the hinged
+/// spinner by contact, and nothing else moves it.
+#[test]
+fn dm_controls_finger_turns_the_spinner_by_contact() {
+    let dir = root().join("examples");
+    let text = std::fs::read_to_string(dir.join("finger_spin.toml")).unwrap();
+    let scene = parse_scene(&text, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let w = build_world(&scene, false).expect("world builds");
+    let m = w.mechanism.as_ref().unwrap();
+    let hinge = m.joint_named("finger/hinge").expect("the spinner's hinge");
+    let at = m.articulation.offsets(hinge).0;
+    let (integrator, _) = contactlab::scene::integrator_choice(&scene).expect("default integrator");
+    let s = joint_samples(&w, &integrator, 1.4, 0.01);
+    let turned = s.iter().map(|(_, q, _)| q[at].abs()).fold(0.0, f64::max);
+    let first_move = s.iter().find(|(_, q, _)| q[at].abs() > 1e-9).map(|(t, _, _)| *t);
+    eprintln!("spinner turned {turned:.3} rad, first at {first_move:?} s");
+    assert!(turned > 0.2, "{turned}");
+    // Still until the finger reaches it (the servo's sweep starts at 0.3 s).
+    assert!(first_move.is_some_and(|t| t > 0.5), "{first_move:?}");
+}

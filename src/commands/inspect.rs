@@ -112,9 +112,10 @@ fn of_scene(scene: &Scene, file: &Path) -> Inspection {
             .bodies
             .iter()
             .map(|b| {
+                // (A fixed body's mass plays no part: shown as 0.)
                 let (mass, com) = match b.mass_properties() {
-                    Ok((m, c, _)) => (m, c.coords.into()),
-                    Err(_) => (f64::NAN, [f64::NAN; 3]),
+                    Ok((m, c, _)) if !b.fixed => (m, c.coords.into()),
+                    _ => (0.0, [0.0; 3]),
                 };
                 BodyRow {
                     name: b.name.clone(),

@@ -5,11 +5,12 @@
 //! Massless links on fixed joints merge into their parent (their shapes move with them). A link
 //! with several collision shapes keeps the first on itself and hangs each other on a massless
 //! body `LINK/SHAPE` welded to it by a fixed joint; so does a shape off the link frame under the
-//! impulse models (they take shapes at their body frames). A robot's links touch each other only
-//! with `self_collision = true` (as in Gazebo and PyBullet), and then never a link's shapes those
-//! of its own link, its parent or its children.
+//! impulse models (they take shapes at their body frames). A URDF robot's links touch each other
+//! only with `self_collision = true` (as in Gazebo and PyBullet); an MJCF file's bodies do unless
+//! MuJoCo's filters (in the model's exclusions) or `self_collision = false` say otherwise; never
+//! a link's shapes those of its own link, its parent or its children.
 
-use super::import::{JointType, RobotModel, read_robot};
+use super::import::{JointType, RobotFormat, RobotModel, read_robot};
 use super::mechanism::InertiaSpec;
 use super::raw::{RawContact, RawRobot};
 use super::validate_contact::contact_spec;
@@ -321,7 +322,10 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
     // Exclusions: a link's shapes among themselves and with its parent's, and the file's pairs;
     // without self-collision, every pair of the robot's links.
     let bodies: Vec<usize> = (0..robot.links.len()).filter(|&i| home[i].body == i).collect();
-    let mut pairs: Vec<(usize, usize)> = if raw.self_collision.unwrap_or(false) {
+    // (An MJCF file is a whole MuJoCo world whose own filters are in `excludes`: its bodies
+    // collide by default; a URDF's links by default do not.)
+    let self_collision = raw.self_collision.unwrap_or(robot.format == RobotFormat::Mjcf);
+    let mut pairs: Vec<(usize, usize)> = if self_collision {
         bodies.iter().map(|&i| (i, i)).collect()
     } else {
         bodies.iter().enumerate().flat_map(|(k, &i)| bodies[k..].iter().map(move |&j| (i, j))).collect()
