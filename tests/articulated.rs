@@ -362,21 +362,27 @@ fn a_servo_ten_times_faster_than_the_step_settles_under_the_default_integrator()
 
 #[test]
 fn a_pendulum_falling_onto_a_limit_rests_on_it_under_every_integrator() {
-    let text = pendulum(FRAC_PI_2, "limits = [0.3, 2.0]");
-    let w = world(&text);
-    for integrator in [
-        Integrator::ImplicitEuler { dt: 1e-3 },
-        Integrator::SemiImplicitEuler { dt: 1e-3 },
-        Integrator::ImplicitEuler { dt: 2e-2 },
-        dopri(1e-6),
-        radau(1e-6),
-    ] {
-        let s = samples(&w, &integrator, 2.0, 0.005);
-        let lowest = s.iter().map(|x| q(&w, &x.y)[0]).fold(f64::INFINITY, f64::min);
-        let last = q(&w, &s.last().unwrap().y)[0];
-        eprintln!("{integrator:?}: lowest {lowest}, last {last}");
-        assert!(lowest >= 0.3 - 1e-3, "{integrator:?} went past the limit to {lowest}");
-        assert!((last - 0.3).abs() < 1e-3, "{integrator:?} does not rest on the limit: {last}");
+    // The lower limit, then the mirror image: released from −90° onto an upper limit at −0.3.
+    for (angle, limits, rest, sign) in
+        [(FRAC_PI_2, "[0.3, 2.0]", 0.3, 1.0), (-FRAC_PI_2, "[-2.0, -0.3]", -0.3, -1.0)]
+    {
+        let text = pendulum(angle, &format!("limits = {limits}"));
+        let w = world(&text);
+        for integrator in [
+            Integrator::ImplicitEuler { dt: 1e-3 },
+            Integrator::SemiImplicitEuler { dt: 1e-3 },
+            Integrator::ImplicitEuler { dt: 2e-2 },
+            dopri(1e-6),
+            radau(1e-6),
+        ] {
+            let s = samples(&w, &integrator, 2.0, 0.005);
+            // How far past the limit it went (positive: past), and where it ends.
+            let past = s.iter().map(|x| sign * (rest - q(&w, &x.y)[0])).fold(f64::NEG_INFINITY, f64::max);
+            let last = q(&w, &s.last().unwrap().y)[0];
+            eprintln!("{integrator:?} onto {rest}: past by {past}, last {last}");
+            assert!(past <= 1e-3, "{integrator:?} went past the limit {rest} by {past}");
+            assert!((last - rest).abs() < 1e-3, "{integrator:?} does not rest on the limit: {last}");
+        }
     }
 }
 

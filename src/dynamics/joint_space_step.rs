@@ -81,7 +81,8 @@ pub fn step(
     let start_bias = (scheme == JointScheme::SemiImplicit)
         .then(|| m.articulation.inverse_dynamics(&kin0, &v0, None, &world.gravity, None));
     let limits = m.limited_dofs();
-    let mut active: Vec<(usize, f64)> = Vec::new();
+    // Held limits: (independent column, required u value, whether it is a lower limit).
+    let mut active: Vec<(usize, f64, bool)> = Vec::new();
     // The first iterate: the last smooth steps' velocity changes extrapolated linearly (exact
     // in steady motion and along a ramp: Newton then ends at its first evaluation), else none.
     let mut u = match (&guess.last, &guess.before) {
@@ -218,8 +219,8 @@ pub fn step(
                     let crosses =
                         if *lower { v_new[*dof] < target - 1e-12 } else { v_new[*dof] > target + 1e-12 };
                     let col = m.column(*dof);
-                    if crosses && !active.iter().any(|(c, _)| *c == col) {
-                        active.push((col, target / m.ratio(*dof) - v0[*dof] / m.ratio(*dof)));
+                    if crosses && !active.iter().any(|(c, _, _)| *c == col) {
+                        active.push((col, target / m.ratio(*dof) - v0[*dof] / m.ratio(*dof), *lower));
                         changed = true;
                     }
                 }
@@ -227,8 +228,8 @@ pub fn step(
                 let lambdas = delta.1.clone();
                 let mut keep = Vec::new();
                 for (k, entry) in active.iter().enumerate() {
-                    let lower =
-                        limits.iter().find(|(dof, _, _)| m.column(*dof) == entry.0).is_some_and(|l| l.2);
+                    // (The entry's own side: a joint's lower and upper limits share a column.)
+                    let lower = entry.2;
                     let pulls = if k < lambdas.len() {
                         if lower { lambdas[k] < 0.0 } else { lambdas[k] > 0.0 }
                     } else {
@@ -280,7 +281,7 @@ pub fn step(
 fn solve_with_limits(
     a: &DMatrix<f64>,
     r: &DVector<f64>,
-    active: &[(usize, f64)],
+    active: &[(usize, f64, bool)],
     nf: usize,
     u: &DVector<f64>,
 ) -> Result<(DVector<f64>, Vec<f64>), DynamicsError> {
@@ -290,7 +291,7 @@ fn solve_with_limits(
     big.view_mut((0, 0), (n, n)).copy_from(a);
     let mut rhs = DVector::zeros(n + c);
     rhs.rows_mut(0, n).copy_from(&(-r));
-    for (k, (col, value)) in active.iter().enumerate() {
+    for (k, (col, value, _)) in active.iter().enumerate() {
         big[(nf + col, n + k)] = 1.0;
         big[(n + k, nf + col)] = 1.0;
         rhs[n + k] = value - u[nf + col];

@@ -257,7 +257,20 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
         let position = match t {
             JointType::Fixed => vec![],
             JointType::Revolute | JointType::Prismatic => {
-                vec![initial_position(settings, robot, &joint.name, joint.position)?]
+                let (q, from_file) = initial_position(settings, robot, &joint.name, joint.position)?;
+                // The file's own zero may lie outside its limits (Panda's elbow): the joint then
+                // starts on the nearer limit, said once; a position the scene gives is checked.
+                match joint.limits {
+                    Some((lo, hi)) if from_file && !(lo..=hi).contains(&q) => {
+                        let at = q.clamp(lo, hi);
+                        out.warnings.push(format!(
+                            "robot `{}`: joint `{}` starts at its limit {at} (its coordinate {q} in the file is outside [{lo}, {hi}]); set it in `positions`",
+                            raw.name, joint.name
+                        ));
+                        vec![at]
+                    }
+                    _ => vec![q],
+                }
             }
             JointType::Ball => vec![1.0, 0.0, 0.0, 0.0],
             JointType::Free => vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
@@ -448,13 +461,13 @@ fn link_contact(
 }
 
 /// A scalar joint's initial coordinate: the scene's `positions`, else the keyframe's, else the
-/// file's.
+/// file's (then `true`).
 fn initial_position(
     settings: &RobotSettings,
     robot: &RobotModel,
     joint: &str,
     file: f64,
-) -> Result<f64, SceneError> {
+) -> Result<(f64, bool), SceneError> {
     let raw = settings.raw;
     let prefixed = format!("{}/{joint}", raw.name);
     if let Some(value) = raw.positions.as_ref().and_then(|p| p.get(&prefixed).or_else(|| p.get(joint))) {
@@ -462,6 +475,7 @@ fn initial_position(
             .as_float()
             .or_else(|| value.as_integer().map(|i| i as f64))
             .filter(|v| v.is_finite())
+            .map(|v| (v, false))
             .ok_or_else(|| SceneError::Invalid {
                 place: settings.place.clone(),
                 key: format!("positions.\"{prefixed}\""),
@@ -486,8 +500,8 @@ fn initial_position(
         if let Some((_, q)) = key.positions.iter().find(|(j, _)| j == joint)
             && let Some(&q) = q.first()
         {
-            return Ok(q);
+            return Ok((q, false));
         }
     }
-    Ok(file)
+    Ok((file, true))
 }
