@@ -287,3 +287,25 @@ contact = {COMPLIANT}
     with pytest.raises(ValueError, match="`ball` is not a link"):
         sim.jacobian("ball")
     assert sorted(sim.forward_kinematics()) == ["fore", "upper"]
+
+
+def test_a_robot_file_gives_joints_and_a_mass_matrix():
+    """dm_control's pendulum.xml through [[robot]]: its hinge, and M = I + m·l² of the file's pole."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    scene = contactlab.Scene.from_toml(f"""
+[sim]
+duration = 0.1
+
+[[robot]]
+name = "r"
+file = "{root / 'robots/dm_control/suite/pendulum.xml'}"
+positions = {{ hinge = 0.4 }}
+""")
+    sim = contactlab.Simulation(scene)
+    assert sim.joint_names() == ["r/hinge"]
+    assert sim.q[0] == pytest.approx(0.4)
+    # The pole: a 1 kg ball 0.5 m from the hinge (its capsule and cylinder have mass 0), its
+    # inertia about its centre 0.001 kg·m² (2/5·m·r², r = 0.05).
+    assert sim.mass_matrix()[0, 0] == pytest.approx(0.001 + 0.25, rel=1e-9)
