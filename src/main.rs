@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use contactlab::commands::contact::{self, ContactArgs};
 use contactlab::commands::view;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -49,7 +49,8 @@ enum Command {
         /// Also write the viewer page DIR/view.html (as `contactlab view` does).
         #[arg(long)]
         html: bool,
-        /// Show no progress on stderr (by default: a bar on a terminal, a line every 5 s in a log).
+        /// Show no progress and no warnings on stderr (by default: a bar on a terminal, a line every
+        /// 5 s in a log, and the scene's warnings).
         #[arg(long, short)]
         quiet: bool,
         /// Write rows only at t = 0 and at the end, whatever [sim] output_dt says: the physics
@@ -123,11 +124,23 @@ enum Command {
     },
 }
 
+/// Loads a scene and, unless `quiet`, shows its warnings (what it allows but is probably not
+/// meant, robot files' notes) on stderr: `Scene::warnings` is left to the caller to show.
+fn load_scene(scene: &Path, quiet: bool) -> Result<contactlab::scene::Scene> {
+    let loaded = contactlab::scene::load_scene(scene)
+        .with_context(|| format!("cannot load scene {}", scene.display()))?;
+    if !quiet {
+        for warning in &loaded.warnings {
+            eprintln!("warning: {warning}");
+        }
+    }
+    Ok(loaded)
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Contact { scene, json, repeat, vtk, png } => {
-            let loaded = contactlab::scene::load_scene(&scene)
-                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let loaded = load_scene(&scene, false)?;
             let args = ContactArgs { scene, json, repeat, vtk, png };
             let report = contact::run(&loaded, &args)?;
             if json {
@@ -146,8 +159,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Simulate { scene, out, vtk, png, html, quiet, no_output } => {
-            let loaded = contactlab::scene::load_scene(&scene)
-                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let loaded = load_scene(&scene, quiet)?;
             let args = contactlab::commands::simulate::SimulateArgs {
                 vtk,
                 png,
@@ -184,8 +196,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::View { scene, out_dir, open } => {
-            let loaded = contactlab::scene::load_scene(&scene)
-                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let loaded = load_scene(&scene, false)?;
             let page = view::run(&loaded, &out_dir, &view::title(&scene))?;
             println!("{}", page.line());
             if let (true, Err(e)) = (open, view::open(&page.path)) {
@@ -193,8 +204,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Field { scene, body, out } => {
-            let loaded = contactlab::scene::load_scene(&scene)
-                .with_context(|| format!("cannot load scene {}", scene.display()))?;
+            let loaded = load_scene(&scene, false)?;
             let tets = contactlab::commands::field::run(&loaded, &body, &out)?;
             eprintln!("contactlab: wrote {tets} tets of `{body}` to {}", out.display());
         }

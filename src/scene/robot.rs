@@ -257,19 +257,9 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
         let position = match t {
             JointType::Fixed => vec![],
             JointType::Revolute | JointType::Prismatic => {
-                let (q, from_file) = initial_position(settings, robot, &joint.name, joint.position)?;
-                // The file's own zero may lie outside its limits (Panda's elbow): the joint then
-                // starts on the nearer limit, said once; a position the scene gives is checked.
-                match joint.limits {
-                    Some((lo, hi)) if from_file && !(lo..=hi).contains(&q) => {
-                        let at = q.clamp(lo, hi);
-                        out.warnings.push(format!(
-                            "robot `{}`: joint `{}` starts at its limit {at} (its coordinate {q} in the file is outside [{lo}, {hi}]); set it in `positions`",
-                            raw.name, joint.name
-                        ));
-                        vec![at]
-                    }
-                    _ => vec![q],
+                match initial_position(settings, robot, &joint.name)? {
+                    Some(q) => vec![q],
+                    None => vec![file_position(joint, &raw.name, &mut out.warnings)],
                 }
             }
             JointType::Ball => vec![1.0, 0.0, 0.0, 0.0],
@@ -293,12 +283,20 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
             },
             place,
         ));
-        if joint.friction != 0.0 {
-            out.warnings.push(format!(
-                "robot `{}`: joint `{}` has Coulomb friction {}, which contactlab does not simulate yet (its damping is kept)",
-                raw.name, joint.name, joint.friction
-            ));
-        }
+    }
+    // One line for all: a hand's file gives every joint friction.
+    let with_friction: Vec<String> = robot
+        .joints
+        .iter()
+        .filter(|j| j.friction != 0.0 && j.joint_type != JointType::Fixed)
+        .map(|j| format!("`{}` {}", j.name, j.friction))
+        .collect();
+    if !with_friction.is_empty() {
+        out.warnings.push(format!(
+            "robot `{}`: Coulomb friction of joint(s) {}, which contactlab does not simulate yet (their damping is kept)",
+            raw.name,
+            with_friction.join(", ")
+        ));
     }
     // Links' joints before the welds, parents before children (the model's order).
     joints.append(&mut out.joints);
@@ -460,14 +458,31 @@ fn link_contact(
     contact_spec(Some(merged), shape, place)
 }
 
-/// A scalar joint's initial coordinate: the scene's `positions`, else the keyframe's, else the
-/// file's (then `true`).
+/// The file's initial coordinate of a scalar joint, moved to the nearer limit (with a warning)
+/// when the limits leave it out: files often start at 0 where a joint cannot go (the Allegro
+/// hand's thumb rotation, limits [0.263, 1.396]), which the scene would refuse as a start.
+fn file_position(joint: &super::import::RobotJoint, robot: &str, warnings: &mut Vec<String>) -> f64 {
+    let q = joint.position;
+    match joint.limits {
+        Some((lo, hi)) if !(lo..=hi).contains(&q) => {
+            let (side, limit) = if q < lo { ("lower", lo) } else { ("upper", hi) };
+            warnings.push(format!(
+                "robot `{robot}`: joint `{}` starts at its {side} limit {limit}: the file's initial coordinate {q} lies outside its limits [{lo}, {hi}] (set `positions` to start it elsewhere)",
+                joint.name
+            ));
+            limit
+        }
+        _ => q,
+    }
+}
+
+/// A scalar joint's initial coordinate if the scene gives it: the scene's `positions`, else the
+/// keyframe's; `None`: the file's (`file_position`).
 fn initial_position(
     settings: &RobotSettings,
     robot: &RobotModel,
     joint: &str,
-    file: f64,
-) -> Result<(f64, bool), SceneError> {
+) -> Result<Option<f64>, SceneError> {
     let raw = settings.raw;
     let prefixed = format!("{}/{joint}", raw.name);
     if let Some(value) = raw.positions.as_ref().and_then(|p| p.get(&prefixed).or_else(|| p.get(joint))) {
@@ -475,7 +490,7 @@ fn initial_position(
             .as_float()
             .or_else(|| value.as_integer().map(|i| i as f64))
             .filter(|v| v.is_finite())
-            .map(|v| (v, false))
+            .map(Some)
             .ok_or_else(|| SceneError::Invalid {
                 place: settings.place.clone(),
                 key: format!("positions.\"{prefixed}\""),
@@ -500,8 +515,8 @@ fn initial_position(
         if let Some((_, q)) = key.positions.iter().find(|(j, _)| j == joint)
             && let Some(&q) = q.first()
         {
-            return Ok((q, false));
+            return Ok(Some(q));
         }
     }
-    Ok((file, true))
+    Ok(None)
 }
