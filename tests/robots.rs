@@ -105,42 +105,9 @@ fn drakes_pendulum_has_the_closed_form_mass_gravity_and_period() {
 #[test]
 fn drakes_acrobot_has_the_two_link_closed_form() {
     let w = world_of(&robot_scene("robots/drake/Acrobot.urdf", ""), &root());
-    let m = w.mechanism.as_ref().unwrap();
     // Link 1: m1 = 1 kg, centre 0.5 m down, Iyy 0.083 about it; the elbow 1 m down; link 2:
     // m2 = 1 kg, centre 1 m below the elbow, Iyy 0.33.
-    let (m1, lc1, i1, l1, m2, lc2, i2, g) = (1.0, 0.5, 0.083, 1.0, 1.0, 1.0, 0.33, 9.81);
-    for (q1, q2, v1, v2) in
-        [(0.0, 0.0, 0.0, 0.0), (0.4, -1.1, 0.7, -2.0), (2.0, 0.9, -1.5, 0.3), (-2.8, 3.0, 2.2, 1.1)]
-    {
-        let y = state_at(&w, &[q1, q2], &[v1, v2]);
-        let mass = m.mass_matrix_at(&y);
-        let c2 = f64::cos(q2);
-        let expected = [
-            [
-                i1 + i2 + m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * c2),
-                i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2),
-            ],
-            [i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2), i2 + m2 * lc2 * lc2],
-        ];
-        for r in 0..2 {
-            for c in 0..2 {
-                let e = expected[r][c];
-                assert!(
-                    (mass[(r, c)] - e).abs() < 1e-12 * e.abs().max(1.0),
-                    "M[{r}{c}] {} vs {e}",
-                    mass[(r, c)]
-                );
-            }
-        }
-        let h = m2 * l1 * lc2 * f64::sin(q2);
-        let bias = m.bias_forces_at(&y, &w.gravity);
-        let b1 = -2.0 * h * v1 * v2 - h * v2 * v2
-            + (m1 * lc1 + m2 * l1) * g * f64::sin(q1)
-            + m2 * lc2 * g * f64::sin(q1 + q2);
-        let b2 = h * v1 * v1 + m2 * lc2 * g * f64::sin(q1 + q2);
-        assert!((bias[0] - b1).abs() < 1e-12 * b1.abs().max(1.0), "b1 {} vs {b1}", bias[0]);
-        assert!((bias[1] - b2).abs() < 1e-12 * b2.abs().max(1.0), "b2 {} vs {b2}", bias[1]);
-    }
+    two_link_closed_form(&w, [1.0, 0.5, 0.083, 1.0, 1.0, 1.0, 0.33], 1.0);
 }
 
 /// Panda (collision spheres and cylinders, package paths, visual meshes absent): its moving
@@ -290,41 +257,7 @@ fn dm_controls_acrobot_has_the_two_link_closed_form() {
     let (m2, lc2, i2) = link_params(&robot, "lower_arm");
     let l1 = robot.joints.iter().find(|j| j.name == "elbow").unwrap().origin.translation.vector.z;
     let w = world_of(&robot_scene("robots/dm_control/suite/acrobot.xml", ""), &root());
-    let m = w.mechanism.as_ref().unwrap();
-    let g = 9.81;
-    for (q1, q2, v1, v2) in
-        [(0.0, 0.0, 0.0, 0.0), (0.4, -1.1, 0.7, -2.0), (2.0, 0.9, -1.5, 0.3), (-2.8, 3.0, 2.2, 1.1)]
-    {
-        let y = state_at(&w, &[q1, q2], &[v1, v2]);
-        let mass = m.mass_matrix_at(&y);
-        let c2 = f64::cos(q2);
-        let expected = [
-            [
-                i1 + i2 + m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * c2),
-                i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2),
-            ],
-            [i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2), i2 + m2 * lc2 * lc2],
-        ];
-        for r in 0..2 {
-            for c in 0..2 {
-                let e = expected[r][c];
-                assert!(
-                    (mass[(r, c)] - e).abs() < 1e-12 * e.abs().max(1.0),
-                    "M[{r}{c}] {} vs {e}",
-                    mass[(r, c)]
-                );
-            }
-        }
-        let h = m2 * l1 * lc2 * f64::sin(q2);
-        let bias = m.bias_forces_at(&y, &w.gravity);
-        let b1 = -2.0 * h * v1 * v2
-            - h * v2 * v2
-            - (m1 * lc1 + m2 * l1) * g * f64::sin(q1)
-            - m2 * lc2 * g * f64::sin(q1 + q2);
-        let b2 = h * v1 * v1 - m2 * lc2 * g * f64::sin(q1 + q2);
-        assert!((bias[0] - b1).abs() < 1e-12 * b1.abs().max(1.0), "b1 {} vs {b1}", bias[0]);
-        assert!((bias[1] - b2).abs() < 1e-12 * b2.abs().max(1.0), "b2 {} vs {b2}", bias[1]);
-    }
+    two_link_closed_form(&w, [m1, lc1, i1, l1, m2, lc2, i2], -1.0);
 }
 
 /// dm_control's finger.xml (examples/finger_spin.toml): the PD-driven finger turns the hinged
@@ -346,4 +279,41 @@ fn dm_controls_finger_turns_the_spinner_by_contact() {
     assert!(turned > 0.2, "{turned}");
     // Still until the finger reaches it (the servo's sweep starts at 0.3 s).
     assert!(first_move.is_some_and(|t| t > 0.5), "{first_move:?}");
+}
+
+/// Spong's two-link arm about parallel y axes: M(q) and the bias forces of `w` at four states
+/// equal the closed form with [m1, lc1, i1, l1, m2, lc2, i2] (1e-12). `hanging`: +1 when the
+/// links hang down at q = 0 (gravity torques m·g·l·sin q), −1 when they stand up.
+fn two_link_closed_form(w: &World, [m1, lc1, i1, l1, m2, lc2, i2]: [f64; 7], hanging: f64) {
+    let (m, g) = (w.mechanism.as_ref().unwrap(), 9.81);
+    for (q1, q2, v1, v2) in
+        [(0.0, 0.0, 0.0, 0.0), (0.4, -1.1, 0.7, -2.0), (2.0, 0.9, -1.5, 0.3), (-2.8, 3.0, 2.2, 1.1)]
+    {
+        let y = state_at(w, &[q1, q2], &[v1, v2]);
+        let mass = m.mass_matrix_at(&y);
+        let c2 = f64::cos(q2);
+        let m12 = i2 + m2 * (lc2 * lc2 + l1 * lc2 * c2);
+        let expected = [
+            [i1 + i2 + m1 * lc1 * lc1 + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * c2), m12],
+            [m12, i2 + m2 * lc2 * lc2],
+        ];
+        for r in 0..2 {
+            for c in 0..2 {
+                let e = expected[r][c];
+                assert!(
+                    (mass[(r, c)] - e).abs() < 1e-12 * e.abs().max(1.0),
+                    "M[{r}{c}] {} vs {e}",
+                    mass[(r, c)]
+                );
+            }
+        }
+        let h = m2 * l1 * lc2 * f64::sin(q2);
+        let bias = m.bias_forces_at(&y, &w.gravity);
+        let gravity2 = hanging * m2 * lc2 * g * f64::sin(q1 + q2);
+        let b1 =
+            -2.0 * h * v1 * v2 - h * v2 * v2 + hanging * (m1 * lc1 + m2 * l1) * g * f64::sin(q1) + gravity2;
+        let b2 = h * v1 * v1 + gravity2;
+        assert!((bias[0] - b1).abs() < 1e-12 * b1.abs().max(1.0), "b1 {} vs {b1}", bias[0]);
+        assert!((bias[1] - b2).abs() < 1e-12 * b2.abs().max(1.0), "b2 {} vs {b2}", bias[1]);
+    }
 }

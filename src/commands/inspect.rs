@@ -73,14 +73,7 @@ fn of_robot(robot: &RobotModel) -> Inspection {
         joints: robot
             .joints
             .iter()
-            .map(|j| JointRow {
-                name: j.name.clone(),
-                joint_type: j.joint_type.key().into(),
-                parent: j.parent.clone().unwrap_or_else(|| "world".into()),
-                child: j.child.clone(),
-                axis: j.axis.into(),
-                limits: j.limits.map(|(lo, hi)| [lo, hi]),
-            })
+            .map(|j| joint_row(&j.name, j.joint_type, j.parent.as_deref(), &j.child, j.axis, j.limits))
             .collect(),
         actuators: robot
             .actuators
@@ -96,15 +89,27 @@ fn of_robot(robot: &RobotModel) -> Inspection {
     }
 }
 
+fn joint_row(
+    name: &str,
+    joint_type: crate::scene::JointType,
+    parent: Option<&str>,
+    child: &str,
+    axis: crate::math::Vector3,
+    limits: Option<(f64, f64)>,
+) -> JointRow {
+    JointRow {
+        name: name.into(),
+        joint_type: joint_type.key().into(),
+        parent: parent.unwrap_or("world").into(),
+        child: child.into(),
+        axis: axis.into(),
+        limits: limits.map(|(lo, hi)| [lo, hi]),
+    }
+}
+
 fn of_scene(scene: &Scene, file: &Path) -> Inspection {
-    let joint_row = |j: &JointSpec| JointRow {
-        name: j.name.clone(),
-        joint_type: j.joint_type.key().into(),
-        parent: j.parent.clone().unwrap_or_else(|| "world".into()),
-        child: j.child.clone(),
-        axis: j.axis.into(),
-        limits: j.limits.map(|(lo, hi)| [lo, hi]),
-    };
+    let joint_row =
+        |j: &JointSpec| joint_row(&j.name, j.joint_type, j.parent.as_deref(), &j.child, j.axis, j.limits);
     Inspection {
         kind: "scene".into(),
         name: file.display().to_string(),
