@@ -317,3 +317,52 @@ fn two_link_closed_form(w: &World, [m1, lc1, i1, l1, m2, lc2, i2]: [f64; 7], han
         assert!((bias[1] - b2).abs() < 1e-12 * b2.abs().max(1.0), "b2 {} vs {b2}", bias[1]);
     }
 }
+
+/// Panda from `panda.urdf` (its STL collision meshes, compliant links) under PD at its home pose,
+/// its fingers resting on a rigid table: the contact holds and the arm does not drift.
+#[test]
+fn panda_with_its_meshes_rests_its_fingers_on_a_table() {
+    let home = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785];
+    let mut text = robot_scene(
+        "robots/example-robot-data/robots/panda_description/urdf/panda.urdf",
+        "contact = { compliance = \"compliant\", hydroelastic_modulus = 1e7 }\n",
+    );
+    text.push_str("positions = { ");
+    text.push_str(
+        &(1..=7).map(|k| format!("panda_joint{k} = {}", home[k - 1])).collect::<Vec<_>>().join(", "),
+    );
+    text.push_str(" }\n\n[[body]]\nname = \"table\"\nfixed = true\nposition = [0.307, 0.0, 0.462]\n");
+    text.push_str("shape = { type = \"box\", size = [0.3, 0.3, 0.05] }\ncontact = { compliance = \"rigid\", friction = 0.5 }\n");
+    for k in 1..=7 {
+        text.push_str(&format!(
+            "\n[[actuator]]\nname = \"pd{k}\"\njoint = \"r/panda_joint{k}\"\nkind = \"position\"\nkp = 2000.0\nkd = 50.0\ntarget = {}\n",
+            home[k - 1]
+        ));
+    }
+    let scene = parse_scene(&text, &root()).unwrap_or_else(|e| panic!("{e}"));
+    let meshes = scene
+        .bodies
+        .iter()
+        .filter(|b| matches!(b.shape, Some(contactlab::geometry::Shape::Mesh { .. })))
+        .count();
+    assert!(meshes >= 8, "the links' STL meshes: {meshes}");
+    let w = build_world(&scene, false).expect("world builds");
+    let (integrator, _) = contactlab::scene::integrator_choice(&scene).expect("default integrator");
+    let s = joint_samples(&w, &integrator, 2.0, 0.01);
+    let (t, q, v) = s.last().unwrap();
+    let mut y = state_at(&w, q, v);
+    w.mechanism.as_ref().unwrap().q_v_mut(&mut y).0.copy_from_slice(q);
+    let table = scene.bodies.iter().position(|b| b.name == "table").unwrap();
+    let touching =
+        w.contacts(*t, &y).expect("contacts").iter().filter(|c| c.a == table || c.b == table).count();
+    let settled = &s[s.len() / 2].1;
+    let late_drift = s[s.len() / 2..]
+        .iter()
+        .flat_map(|(_, q, _)| q[..7].iter().zip(settled).map(|(a, b)| (a - b).abs()).collect::<Vec<_>>())
+        .fold(0.0, f64::max);
+    eprintln!(
+        "Panda on the table: {touching} contacts at the end, drift over the last second {late_drift:.2e} rad"
+    );
+    assert!(touching >= 2, "both fingers on the table: {touching}");
+    assert!(late_drift < 1e-3, "{late_drift}");
+}
