@@ -611,3 +611,23 @@ fn volume6d_contact_reports_the_same_wrench_whatever_the_repeat_count() {
         assert_eq!(once, force("5"), "{formulation}");
     }
 }
+
+/// `inspect --json` on a robot file: its links, joints with type and limits, actuators and notes.
+#[test]
+fn inspect_json_lists_a_robot_files_tree() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("robots/dm_control/suite/finger.xml");
+    let out = contactlab(&["inspect", file.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["kind"], "mjcf");
+    let joints = v["joints"].as_array().unwrap();
+    let names: Vec<&str> = joints.iter().map(|j| j["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["proximal", "distal", "hinge"]);
+    assert!(joints.iter().all(|j| j["type"] == "revolute"));
+    assert!(joints[0]["limits"].as_array().is_some() && joints[2]["limits"].is_null());
+    assert_eq!(v["actuators"].as_array().unwrap().len(), 2);
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("sensor")));
+    // A file that is not a robot: a message and a non-zero exit.
+    let bad = contactlab(&["inspect", "README.md"]);
+    assert!(!bad.status.success() && text(&bad.stderr).contains("not a robot file"), "{}", text(&bad.stderr));
+}
