@@ -24,3 +24,25 @@ pub(super) fn unit_quaternion(place: &Place, q: [f64; 4]) -> Result<UnitQuaterni
     }
     Ok(UnitQuaternion::from_quaternion(q))
 }
+
+/// A frame `{ position, orientation }` given as key `key` (`origin`, a robot's `base`).
+pub(super) fn origin_pose(
+    place: &Place,
+    key: &str,
+    o: &super::raw::RawOrigin,
+) -> Result<crate::math::Isometry3, SceneError> {
+    let p = super::checks::norm_at_most(
+        place,
+        &format!("{key}.position"),
+        o.position.unwrap_or([0.0; 3]),
+        super::checks::range::POSITION,
+        "m",
+    )?;
+    let r = match o.orientation {
+        Some(q) => {
+            unit_quaternion(place, q).map_err(|e| super::checks::rekey(e, &format!("{key}.orientation")))?
+        }
+        None => UnitQuaternion::identity(),
+    };
+    Ok(crate::math::Isometry3::from_parts(crate::math::Translation3::from(crate::math::Vector3::from(p)), r))
+}

@@ -12,9 +12,9 @@
 
 use super::import::{JointType, RobotFormat, RobotModel, read_robot};
 use super::mechanism::InertiaSpec;
+use super::orientation::origin_pose;
 use super::raw::{RawContact, RawRobot};
 use super::validate_contact::contact_spec;
-use super::validate_mechanism::origin_pose;
 use super::{
     ActuatorSpec, BodySpec, ContactSpec, CouplerSpec, ExcludeSpec, JointSpec, ModelKind, Place, SceneError,
 };

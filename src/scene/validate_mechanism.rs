@@ -5,12 +5,12 @@ use super::checks::{
     finite, finite_n, invalid, non_negative, norm_at_most, not_allowed, positive, range, rekey,
 };
 use super::orientation::unit_quaternion;
-use super::raw::{RawActuator, RawActuatorKind, RawCoupler, RawExclude, RawJoint, RawOrigin};
+use super::raw::{RawActuator, RawActuatorKind, RawCoupler, RawExclude, RawJoint};
 use super::{
     ActuatorKind, ActuatorSpec, BodySpec, CouplerSpec, ExcludeSpec, JointSpec, JointType, Place, SceneError,
     Schedule,
 };
-use crate::math::{Isometry3, Translation3, UnitQuaternion, Vector3, compact};
+use crate::math::{Isometry3, UnitQuaternion, Vector3, compact};
 
 /// The name that means the world frame in a joint's `parent`.
 pub(super) const WORLD: &str = "world";
@@ -315,22 +315,6 @@ fn quaternion(place: &Place, key: &str, q: [f64; 4]) -> Result<UnitQuaternion, S
     unit_quaternion(place, q).map_err(|e| rekey(e, key))
 }
 
-/// A frame `{ position, orientation }` given as key `key` (`origin`, a robot's `base`).
-pub(super) fn origin_pose(place: &Place, key: &str, o: &RawOrigin) -> Result<Isometry3, SceneError> {
-    let p = norm_at_most(
-        place,
-        &format!("{key}.position"),
-        o.position.unwrap_or([0.0; 3]),
-        range::POSITION,
-        "m",
-    )?;
-    let r = match o.orientation {
-        Some(q) => quaternion(place, &format!("{key}.orientation"), q)?,
-        None => UnitQuaternion::identity(),
-    };
-    Ok(Isometry3::from_parts(Translation3::from(Vector3::from(p)), r))
-}
-
 fn joint_spec(raw: RawJoint, place: &Place, bodies: &[BodyFacts]) -> Result<JointSpec, SceneError> {
     non_empty(place, "joint", &raw.name)?;
     let jt = raw.joint_type;
@@ -358,7 +342,7 @@ fn joint_spec(raw: RawJoint, place: &Place, bodies: &[BodyFacts]) -> Result<Join
     }
     let origin = match &raw.origin {
         None => Isometry3::identity(),
-        Some(o) => origin_pose(place, "origin", o)?,
+        Some(o) => super::orientation::origin_pose(place, "origin", o)?,
     };
     let single = jt.is_single_dof();
     let only_single = |key: &str| {
