@@ -366,3 +366,48 @@ fn panda_with_its_meshes_rests_its_fingers_on_a_table() {
     assert!(touching >= 2, "both fingers on the table: {touching}");
     assert!(late_drift < 1e-3, "{late_drift}");
 }
+
+/// A joint that carries no mass (a URDF leaf link without <inertial>) is refused at load, by name.
+#[test]
+fn a_joint_that_moves_no_mass_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("contactlab-massless-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("zm.urdf"),
+        r#"<robot name="zm">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="tip"/>
+  <joint name="j" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/><limit lower="-1" upper="1"/></joint>
+</robot>"#,
+    )
+    .unwrap();
+    let scene = parse_scene("[[robot]]\nname = \"r\"\nfile = \"zm.urdf\"\n", &dir).expect("the file reads");
+    let e = build_world(&scene, false).err().expect("refused").to_string();
+    assert!(e.contains("joint `r/j`") && e.contains("<inertial>"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every dm_control file and every shared URDF loads through `[[robot]]` and runs 20 ms at the
+/// default integrator (world geometry and links meshed at the automatic resolution).
+#[test]
+fn every_shared_robot_file_loads_and_runs() {
+    let files = [
+        "robots/dm_control/suite/pendulum.xml",
+        "robots/dm_control/suite/acrobot.xml",
+        "robots/dm_control/suite/cartpole.xml",
+        "robots/dm_control/suite/finger.xml",
+        "robots/dm_control/suite/manipulator.xml",
+        "robots/drake/Pendulum.urdf",
+        "robots/drake/Acrobot.urdf",
+        "robots/example-robot-data/robots/double_pendulum_description/urdf/double_pendulum.urdf",
+    ];
+    for file in files {
+        let text =
+            robot_scene(file, "contact = { compliance = \"compliant\", hydroelastic_modulus = 1e6 }\n");
+        let scene = parse_scene(&text, &root()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let w = build_world(&scene, false).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let (integrator, _) = contactlab::scene::integrator_choice(&scene).expect("default integrator");
+        run(&w, &integrator, &Schedule::new(0.02, 0.01), |_| Ok(Flow::Continue))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+}

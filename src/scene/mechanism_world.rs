@@ -148,6 +148,17 @@ pub fn mechanism(scene: &Scene, bodies: &mut [RigidBody]) -> Result<Option<Mecha
     let articulation = Articulation::new(joints, links);
     let mechanism = Mechanism::new(articulation, actuators, couplers, (q, v), bodies.len());
     let y = mechanism.initial_kinematics();
+    // A joint that moves nothing with inertia (a massless link, a point mass on its axis) has
+    // no acceleration to give: refused here, by name, rather than mid-run.
+    if let Err(singular) = mechanism.articulation.factor(&y) {
+        let a = &mechanism.articulation;
+        let k = (0..a.joints.len()).rfind(|&k| a.offsets(k).1 <= singular.dof).unwrap_or(0);
+        let link = &bodies[a.links[k].body].name;
+        return Err(anyhow!(
+            "joint `{}` moves body `{link}`, but nothing it moves has inertia about its axis at the start (a link without mass, or a point mass on the axis); give the moving links mass and inertia (`mass`, `inertia`; in a robot file, <inertial>), or make the joint fixed",
+            a.joints[k].name
+        ));
+    }
     for (k, link) in mechanism.articulation.links.iter().enumerate() {
         let b = &mut bodies[link.body];
         b.motion = Motion::Link(k);

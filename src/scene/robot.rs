@@ -202,6 +202,7 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
                 let rigid = RawContact {
                     compliance: Some(crate::contact::Compliance::Rigid),
                     friction: g.friction.or(raw.contact.as_ref().and_then(|c| c.friction)),
+                    resolution: auto_resolution(&g.shape),
                     ..RawContact::default()
                 };
                 contact_spec(Some(rigid), &g.shape, &place)?
@@ -448,8 +449,8 @@ fn link_contact(
         Some(o) => o.clone().over(base),
         None => base,
     };
-    // (A robot's meshes are sized to each shape unless the scene says: a tenth of its radius.)
-    let auto_resolution = shape.bounding_radius().map(|r| r / AUTO_RESOLUTION_DIVISOR);
+    // (A robot's meshes are sized to each shape unless the scene says.)
+    let auto_resolution = auto_resolution(shape);
     let merged = RawContact {
         friction: own.and_then(|o| o.friction).or(file_friction).or(merged.friction),
         resolution: merged.resolution.or(auto_resolution),
@@ -474,6 +475,27 @@ fn file_position(joint: &super::import::RobotJoint, robot: &str, warnings: &mut 
         }
         _ => q,
     }
+}
+
+/// The mesh resolution of a robot's shape the scene gives none for: a tenth of its bounding
+/// radius, and for a mesh file at most a quarter of its thinnest bounding-box extent (a thin
+/// link would otherwise leave no lattice point inside).
+fn auto_resolution(shape: &Shape) -> Option<f64> {
+    let radius = shape.bounding_radius()? / AUTO_RESOLUTION_DIVISOR;
+    let vertices = match shape {
+        Shape::Mesh { data: crate::geometry::MeshData::Surface(s), .. } => &s.vertices,
+        Shape::Mesh { data: crate::geometry::MeshData::Tets { mesh, .. }, .. } => &mesh.vertices,
+        _ => return Some(radius),
+    };
+    let thinnest = (0..3)
+        .map(|k| {
+            let (lo, hi) = vertices
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p[k]), hi.max(p[k])));
+            hi - lo
+        })
+        .fold(f64::INFINITY, f64::min);
+    Some(if thinnest.is_finite() && thinnest > 0.0 { radius.min(thinnest / 4.0) } else { radius })
 }
 
 /// A scalar joint's initial coordinate if the scene gives it: the scene's `positions`, else the
