@@ -82,21 +82,9 @@ fn drakes_pendulum_has_the_closed_form_mass_gravity_and_period() {
         dir.join("Pendulum.urdf").display(),
         PI / 2.0
     );
-    let w = world_of(&scene, &dir);
-    let tolerances = contactlab::dynamics::ode::Tolerances { rtol: 1e-10, atol: 1e-12 };
-    let s = joint_samples(&w, &Integrator::Radau5 { tolerances, initial_step: None }, 4.5, 2e-3);
-    let crossings: Vec<f64> = s
-        .windows(2)
-        .filter(|p| p[0].1[0] > 0.0 && p[1].1[0] <= 0.0)
-        .map(|p| {
-            let (q0, q1) = (p[0].1[0], p[1].1[0]);
-            p[0].0 + (p[1].0 - p[0].0) * q0 / (q0 - q1)
-        })
-        .collect();
-    let period = crossings[1] - crossings[0];
+    let period = radau_period(&world_of(&scene, &dir), 0.0);
     let expected = 4.0 * (mass * l * l / (mass * g * l)).sqrt() * elliptic_k((PI / 4.0).sin());
     eprintln!("Pendulum.urdf period {period}, closed form {expected}");
-    // (Crossings by linear interpolation between 2 ms samples.)
     assert!(((period - expected) / expected).abs() < 1e-5, "{period} vs {expected}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -228,19 +216,7 @@ fn dm_controls_pendulum_has_the_closed_form_mass_gravity_and_period() {
         dir.join("pendulum.xml").display(),
         PI / 2.0
     );
-    let w = world_of(&scene, &dir);
-    let tolerances = contactlab::dynamics::ode::Tolerances { rtol: 1e-10, atol: 1e-12 };
-    let s = joint_samples(&w, &Integrator::Radau5 { tolerances, initial_step: None }, 4.5, 2e-3);
-    // Crossings of the hanging pose q = π going down (q falling through π).
-    let crossings: Vec<f64> = s
-        .windows(2)
-        .filter(|p| p[0].1[0] > PI && p[1].1[0] <= PI)
-        .map(|p| {
-            let (q0, q1) = (p[0].1[0] - PI, p[1].1[0] - PI);
-            p[0].0 + (p[1].0 - p[0].0) * q0 / (q0 - q1)
-        })
-        .collect();
-    let period = crossings[1] - crossings[0];
+    let period = radau_period(&world_of(&scene, &dir), PI);
     let expected = 4.0 * ((i_c + mass * l * l) / (mass * g * l)).sqrt() * elliptic_k((PI / 4.0).sin());
     eprintln!("pendulum.xml period {period}, closed form {expected}");
     assert!(((period - expected) / expected).abs() < 1e-5, "{period} vs {expected}");
@@ -410,4 +386,20 @@ fn every_shared_robot_file_loads_and_runs() {
         run(&w, &integrator, &Schedule::new(0.02, 0.01), |_| Ok(Flow::Continue))
             .unwrap_or_else(|e| panic!("{file}: {e}"));
     }
+}
+
+/// The period of a one-joint pendulum under radau5 (rtol 1e-10) over 4.5 s: the time between its
+/// first two downward crossings of `centre`, each interpolated linearly between 2 ms samples.
+fn radau_period(w: &World, centre: f64) -> f64 {
+    let tolerances = contactlab::dynamics::ode::Tolerances { rtol: 1e-10, atol: 1e-12 };
+    let s = joint_samples(w, &Integrator::Radau5 { tolerances, initial_step: None }, 4.5, 2e-3);
+    let crossings: Vec<f64> = s
+        .windows(2)
+        .filter(|p| p[0].1[0] > centre && p[1].1[0] <= centre)
+        .map(|p| {
+            let (q0, q1) = (p[0].1[0] - centre, p[1].1[0] - centre);
+            p[0].0 + (p[1].0 - p[0].0) * q0 / (q0 - q1)
+        })
+        .collect();
+    crossings[1] - crossings[0]
 }

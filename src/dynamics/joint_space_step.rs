@@ -225,7 +225,7 @@ pub fn step(
                     }
                 }
                 let before = active.len();
-                let lambdas = delta.1.clone();
+                let lambdas = &delta.1;
                 let mut keep = Vec::new();
                 for (k, entry) in active.iter().enumerate() {
                     // (The entry's own side: a joint's lower and upper limits share a column.)

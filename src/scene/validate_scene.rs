@@ -58,16 +58,22 @@ pub(super) fn contact_pairs(
         return Ok(());
     }
     let rigid = |b: &BodySpec| b.shape.is_some() && b.contact.compliance == Compliance::Rigid;
-    let robot_of = |b: &BodySpec| robots.iter().find(|r| b.name.starts_with(&format!("{r}/")));
+    // Each body's robot (its name's prefix), found once.
+    let owner: Vec<Option<&String>> = bodies
+        .iter()
+        .map(|b| {
+            robots.iter().find(|r| b.name.strip_prefix(r.as_str()).is_some_and(|rest| rest.starts_with('/')))
+        })
+        .collect();
     let mut quiet_robots = Vec::new();
     for (j, b) in bodies.iter().enumerate() {
-        for a in &bodies[..j] {
+        for (i, a) in bodies[..j].iter().enumerate() {
             let (x, y) = (a.name.as_str(), b.name.as_str());
             if !rigid(a) || !rigid(b) || (a.fixed && b.fixed) || never_touch.contains(&(x.min(y), x.max(y))) {
                 continue;
             }
             // Two rigid links of one robot: they do not touch (a robot's default), said once.
-            if let (Some(r), Some(s)) = (robot_of(a), robot_of(b))
+            if let (Some(r), Some(s)) = (owner[i], owner[j])
                 && r == s
             {
                 if !quiet_robots.contains(&r) {
