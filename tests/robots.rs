@@ -403,3 +403,23 @@ fn radau_period(w: &World, centre: f64) -> f64 {
         .collect();
     crossings[1] - crossings[0]
 }
+
+/// A file's joint Coulomb friction (URDF `<dynamics friction>`, MJCF `frictionloss`) reaches the
+/// joints; `joint_friction = false` leaves it out and keeps the damping.
+#[test]
+fn joint_friction_from_the_file_is_simulated_unless_the_scene_drops_it() {
+    let allegro = "robots/example-robot-data/robots/allegro_hand_description/urdf/allegro_right_hand.urdf";
+    for (file, joint, friction, damping) in
+        [(allegro, "r/joint_0.0", 10.0, 3.0), ("robots/dm_control/suite/finger.xml", "r/hinge", 0.1, 0.5)]
+    {
+        for (extra, expected) in [("", friction), ("joint_friction = false", 0.0)] {
+            let scene = parse_scene(&robot_scene(file, extra), &root()).unwrap_or_else(|e| panic!("{e}"));
+            let j = scene.joints.iter().find(|j| j.name == joint).expect("the joint");
+            assert_eq!((j.friction, j.damping), (expected, damping), "{file} {extra}");
+            let w = build_world(&scene, false).expect("world builds");
+            let m = w.mechanism.as_ref().unwrap();
+            let k = m.joint_named(joint).unwrap();
+            assert_eq!(m.articulation.joints[k].friction, expected);
+        }
+    }
+}

@@ -93,6 +93,12 @@ pub struct JointSpec {
     pub stiffness: f64,
     /// Revolute / prismatic: the spring's rest coordinate. Default 0.
     pub spring_reference: f64,
+    /// Revolute / prismatic: Coulomb friction (N or N·m), ≥ 0, regularized below
+    /// `friction_speed`. Default 0.
+    pub friction: f64,
+    /// The speed (m/s or rad/s, > 0) below which friction acts as viscous damping
+    /// `friction / friction_speed`. Default 1e-3.
+    pub friction_speed: f64,
 }
 
 /// One `[[actuator]]`, validated: it drives a revolute or prismatic joint.

@@ -111,6 +111,8 @@ pub fn mechanism(scene: &Scene, bodies: &mut [RigidBody]) -> Result<Option<Mecha
             armature: spec.armature,
             stiffness: spec.stiffness,
             spring_reference: spec.spring_reference,
+            friction: spec.friction,
+            friction_speed: spec.friction_speed,
             limits: spec.limits,
             ..Joint::new(spec.name.clone(), kind, parent, origin)
         });

@@ -45,6 +45,8 @@ pub(super) struct RawRobot {
     pub contact: Option<RawContact>,
     /// Link name → contact keys over `contact`.
     pub link_contact: Option<std::collections::BTreeMap<String, RawContact>>,
+    /// Whether the file's joint Coulomb friction is simulated. Default true.
+    pub joint_friction: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -202,6 +204,8 @@ pub(super) struct RawJoint {
     pub armature: Option<f64>,
     pub stiffness: Option<f64>,
     pub spring_reference: Option<f64>,
+    pub friction: Option<f64>,
+    pub friction_speed: Option<f64>,
 }
 
 /// A joint's `origin = { position, orientation }`.

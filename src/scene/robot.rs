@@ -18,6 +18,7 @@ use super::validate_contact::contact_spec;
 use super::{
     ActuatorSpec, BodySpec, ContactSpec, CouplerSpec, ExcludeSpec, JointSpec, ModelKind, Place, SceneError,
 };
+use crate::dynamics::coordinates::articulation::DEFAULT_FRICTION_SPEED;
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Matrix3, Point3, Twist, Vector3};
 use std::collections::BTreeMap;
@@ -102,6 +103,7 @@ pub(super) fn import(
 /// The specs of `robot` as `settings` place it.
 pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<ImportedRobot, SceneError> {
     let raw = settings.raw;
+    let joint_friction = raw.joint_friction.unwrap_or(true);
     let prefix = |name: &str| format!("{}/{name}", raw.name);
     let mut out = ImportedRobot::default();
     let index: BTreeMap<&str, usize> =
@@ -281,22 +283,25 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
                 armature: joint.armature,
                 stiffness: joint.stiffness,
                 spring_reference: joint.spring_reference,
+                friction: if joint_friction && t.is_single_dof() { joint.friction } else { 0.0 },
+                friction_speed: DEFAULT_FRICTION_SPEED,
             },
             place,
         ));
     }
-    // One line for all: a hand's file gives every joint friction.
-    let with_friction: Vec<String> = robot
+    // Ball and free joints take no Coulomb friction: one line for all of them.
+    let unsimulated: Vec<String> = robot
         .joints
         .iter()
-        .filter(|j| j.friction != 0.0 && j.joint_type != JointType::Fixed)
+        .filter(|j| joint_friction && j.friction != 0.0 && !j.joint_type.is_single_dof())
+        .filter(|j| j.joint_type != JointType::Fixed)
         .map(|j| format!("`{}` {}", j.name, j.friction))
         .collect();
-    if !with_friction.is_empty() {
+    if !unsimulated.is_empty() {
         out.warnings.push(format!(
-            "robot `{}`: Coulomb friction of joint(s) {}, which contactlab does not simulate yet (their damping is kept)",
+            "robot `{}`: Coulomb friction of ball or free joint(s) {} is not simulated (only revolute and prismatic joints take friction)",
             raw.name,
-            with_friction.join(", ")
+            unsimulated.join(", ")
         ));
     }
     // Links' joints before the welds, parents before children (the model's order).
@@ -427,6 +432,8 @@ fn fixed_joint(name: &str, parent: Option<String>, child: &str, origin: Isometry
         armature: 0.0,
         stiffness: 0.0,
         spring_reference: 0.0,
+        friction: 0.0,
+        friction_speed: DEFAULT_FRICTION_SPEED,
     }
 }
 

@@ -10,6 +10,7 @@ use super::{
     ActuatorKind, ActuatorSpec, BodySpec, CouplerSpec, ExcludeSpec, JointSpec, JointType, Place, SceneError,
     Schedule,
 };
+use crate::dynamics::coordinates::articulation::DEFAULT_FRICTION_SPEED;
 use crate::math::{Isometry3, UnitQuaternion, Vector3, compact};
 
 /// The name that means the world frame in a joint's `parent`.
@@ -455,9 +456,12 @@ fn joint_spec(raw: RawJoint, place: &Place, bodies: &[BodyFacts]) -> Result<Join
         }
     }
     if !single {
-        for (key, given) in
-            [("stiffness", raw.stiffness.is_some()), ("spring_reference", raw.spring_reference.is_some())]
-        {
+        for (key, given) in [
+            ("stiffness", raw.stiffness.is_some()),
+            ("spring_reference", raw.spring_reference.is_some()),
+            ("friction", raw.friction.is_some()),
+            ("friction_speed", raw.friction_speed.is_some()),
+        ] {
             if given {
                 return Err(only_single(key));
             }
@@ -477,6 +481,11 @@ fn joint_spec(raw: RawJoint, place: &Place, bodies: &[BodyFacts]) -> Result<Join
         armature: non_negative(place, "armature", raw.armature.unwrap_or(0.0))?,
         stiffness: non_negative(place, "stiffness", raw.stiffness.unwrap_or(0.0))?,
         spring_reference: finite(place, "spring_reference", raw.spring_reference.unwrap_or(0.0))?,
+        friction: non_negative(place, "friction", raw.friction.unwrap_or(0.0))?,
+        friction_speed: match raw.friction_speed {
+            Some(s) => positive(place, "friction_speed", s, "m/s or rad/s")?,
+            None => DEFAULT_FRICTION_SPEED,
+        },
     })
 }
 

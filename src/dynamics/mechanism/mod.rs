@@ -307,6 +307,13 @@ impl Mechanism {
                 f.damping[va + d] += joint.damping;
                 f.damping_power += joint.damping * v[va + d] * v[va + d];
             }
+            if joint.kind.is_scalar() && joint.friction > 0.0 {
+                let (fr, s, w) = (joint.friction, joint.friction_speed, v[va]);
+                let root = (w * w + s * s).sqrt();
+                f.tau[va] -= fr * w / root;
+                f.damping[va] += fr * s * s / (root * root * root);
+                f.damping_power += fr * w * w / root;
+            }
             if joint.kind.is_scalar() && joint.stiffness > 0.0 {
                 f.tau[va] -= joint.stiffness * (q[qa] - joint.spring_reference);
                 f.stiffness[va] += joint.stiffness;

@@ -91,8 +91,7 @@ pub struct RobotJoint {
     /// Revolute / prismatic: (lo, hi) when limited.
     pub limits: Option<(f64, f64)>,
     pub damping: f64,
-    /// Coulomb joint friction (URDF `dynamics friction`, MJCF `frictionloss`): read, not yet
-    /// simulated (a note says so when nonzero).
+    /// Coulomb joint friction (URDF `dynamics friction`, MJCF `frictionloss`), N or N·m.
     pub friction: f64,
     pub armature: f64,
     pub stiffness: f64,

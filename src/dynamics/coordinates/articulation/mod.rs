@@ -11,7 +11,7 @@ mod tree;
 
 pub use factor::{SingularMass, TreeFactor};
 pub use joint::{JointKind, quaternion};
-pub use tree::{Articulation, Joint, Kinematics, Link, NONE};
+pub use tree::{Articulation, DEFAULT_FRICTION_SPEED, Joint, Kinematics, Link, NONE};
 
 use crate::math::Vector3;
 use nalgebra::{DVector, Vector6};

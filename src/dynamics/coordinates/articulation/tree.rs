@@ -26,12 +26,19 @@ pub struct Joint {
     /// A spring to `spring_reference` (scalar joints).
     pub stiffness: f64,
     pub spring_reference: f64,
+    /// Regularized Coulomb friction of a scalar joint (N or N·m): −F·v/√(v² + s²), with s the
+    /// `friction_speed` (m/s or rad/s) below which it acts as viscous damping F/s.
+    pub friction: f64,
+    pub friction_speed: f64,
     /// Lower and upper limits of a scalar joint's coordinate.
     pub limits: Option<(f64, f64)>,
 }
 
+/// The default `friction_speed` of a joint (m/s or rad/s).
+pub const DEFAULT_FRICTION_SPEED: f64 = 1e-3;
+
 impl Joint {
-    /// A joint with no damping, armature, spring or limits.
+    /// A joint with no damping, armature, spring, friction or limits.
     pub fn new(name: impl Into<String>, kind: JointKind, parent: usize, origin: Isometry3) -> Joint {
         Joint {
             name: name.into(),
@@ -42,6 +49,8 @@ impl Joint {
             armature: 0.0,
             stiffness: 0.0,
             spring_reference: 0.0,
+            friction: 0.0,
+            friction_speed: DEFAULT_FRICTION_SPEED,
             limits: None,
         }
     }

@@ -60,9 +60,8 @@ pub(super) struct Tree<'a> {
     pub skipped: BTreeMap<&'static str, usize>,
     /// Bodies with several joints, chained through massless links.
     pub chained: Vec<String>,
-    /// Joints with a nonzero `ref`, and with joint friction.
+    /// Joints with a nonzero `ref`.
     pub with_ref: Vec<String>,
-    pub with_friction: Vec<String>,
     pub ball_limits: Vec<String>,
     pub warnings: Vec<String>,
     joint_names: HashSet<String>,
@@ -391,9 +390,6 @@ impl<'c, 'a> Builder<'c, 'a> {
             let scalar = j.joint_type.is_single_dof();
             if j.reference != 0.0 {
                 self.tree.with_ref.push(name.clone());
-            }
-            if j.friction != 0.0 {
-                self.tree.with_friction.push(name.clone());
             }
             if j.ball_limited {
                 self.tree.ball_limits.push(name.clone());

@@ -135,12 +135,6 @@ pub fn read_mjcf(path: &Path) -> Result<RobotModel, ImportError> {
             list(&tree.with_ref)
         ));
     }
-    if !tree.with_friction.is_empty() {
-        notes.push(format!(
-            "joint friction (frictionloss) read but not simulated: {}",
-            list(&tree.with_friction)
-        ));
-    }
     if !tree.ball_limits.is_empty() {
         notes.push(format!("ball joint cone limits skipped: {}", list(&tree.ball_limits)));
     }

@@ -104,11 +104,7 @@ fn read_robot(ctx: &Ctx, package_paths: &[PathBuf]) -> Result<RobotModel, Import
         ));
     }
     let tree::Tree { links, joints, couplers } = tree::order(ctx, links, joints)?;
-    let mut notes = skipped.into_notes();
-    let with_friction = joints.iter().filter(|j| j.friction > 0.0).count();
-    if with_friction > 0 {
-        notes.push(format!("<dynamics friction> of {with_friction} joint(s) read but not simulated yet (Coulomb joint friction)"));
-    }
+    let notes = skipped.into_notes();
     Ok(RobotModel {
         name: robot.attribute("name").unwrap_or_default().to_owned(),
         format: RobotFormat::Urdf,
