@@ -423,3 +423,25 @@ fn joint_friction_from_the_file_is_simulated_unless_the_scene_drops_it() {
         }
     }
 }
+
+/// A URDF `<limit effort>` caps a hand-written actuator on the joint that gives none; one that
+/// gives more is kept with a warning.
+#[test]
+fn a_hand_written_actuator_takes_the_files_effort_limit() {
+    let panda = "robots/example-robot-data/robots/panda_description/urdf/panda_collision.urdf";
+    let actuator = |limit: &str| {
+        format!(
+            "{}\n[[actuator]]\nname = \"servo\"\njoint = \"r/panda_joint1\"\nkind = \"position\"\nkp = 100.0\ntarget = 0.0\n{limit}\n",
+            robot_scene(panda, "")
+        )
+    };
+    for (limit, expected, warns) in
+        [("", 87.0, false), ("effort_limit = 10.0", 10.0, false), ("effort_limit = 500.0", 500.0, true)]
+    {
+        let scene = parse_scene(&actuator(limit), &root()).unwrap_or_else(|e| panic!("{e}"));
+        let a = scene.actuators.iter().find(|a| a.name == "servo").unwrap();
+        assert_eq!(a.effort_limit, Some(expected), "{limit}");
+        let warned = scene.warnings.iter().any(|w| w.contains("exceeds the robot file's 87"));
+        assert_eq!(warned, warns, "{limit}: {:?}", scene.warnings);
+    }
+}

@@ -158,6 +158,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         imported.actuators.extend(robot.actuators);
         imported.couplers.extend(robot.couplers);
         imported.excludes.extend(robot.excludes);
+        imported.effort_limits.extend(robot.effort_limits);
         imported.warnings.extend(robot.warnings);
     }
     if bodies.is_empty() {

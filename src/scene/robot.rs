@@ -35,6 +35,9 @@ pub(super) struct ImportedRobot {
     pub actuators: Vec<(ActuatorSpec, Place)>,
     pub couplers: Vec<(CouplerSpec, Place)>,
     pub excludes: Vec<ExcludeSpec>,
+    /// The file's effort limit (N or N·m) of each joint that has one, by scene name: a
+    /// hand-written actuator on the joint takes it as its own unless it gives one.
+    pub effort_limits: Vec<(String, f64)>,
     pub warnings: Vec<String>,
 }
 
@@ -250,6 +253,9 @@ pub(super) fn translate(robot: &RobotModel, settings: &RobotSettings) -> Result<
             continue;
         };
         let joint = &robot.joints[j];
+        if let Some(limit) = joint.effort_limit {
+            out.effort_limits.push((prefix(&joint.name), limit));
+        }
         let place =
             Place::section(format!("[[robot]] {}: joint `{}` (line {})", raw.name, joint.name, joint.line));
         let (parent, origin) = match joint.parent.as_deref().and_then(|p| index.get(p)) {

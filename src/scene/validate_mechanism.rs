@@ -111,7 +111,20 @@ pub(super) fn mechanism(raw: RawMechanism, bodies: &[BodyFacts]) -> Result<Mecha
     out.excludes.extend(imported.excludes);
     out.warnings.extend(imported.warnings);
     for (raw_actuator, place) in raw.actuators {
-        let actuator = actuator_spec(raw_actuator, &place, &out.joints)?;
+        let mut actuator = actuator_spec(raw_actuator, &place, &out.joints)?;
+        if let Some((_, file)) = imported.effort_limits.iter().find(|(j, _)| *j == actuator.joint) {
+            match actuator.effort_limit {
+                None => actuator.effort_limit = Some(*file),
+                Some(given) if given > *file => out.warnings.push(format!(
+                    "actuator `{}`: effort_limit {} exceeds the robot file's {} for joint `{}`",
+                    actuator.name,
+                    compact(given),
+                    compact(*file),
+                    actuator.joint
+                )),
+                Some(_) => {}
+            }
+        }
         if out.actuators.iter().any(|a| a.name == actuator.name) {
             return Err(invalid(
                 &place,
