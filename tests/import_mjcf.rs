@@ -2,6 +2,9 @@
 //! inertias, on broken files (each with the error it must give), and on mutated copies of the
 //! dm_control files (it must never panic or hang).
 
+mod common;
+
+use common::Rng;
 use contactlab::geometry::Shape;
 use contactlab::math::{Isometry3, Matrix3, Point3, Translation3, UnitQuaternion, Vector3};
 use contactlab::scene::import::{ImportError, JointType, RobotJoint, RobotLink, RobotModel, read_mjcf};
@@ -496,21 +499,6 @@ fn broken_files_give_errors_that_say_what_and_where() {
     assert!(m.warnings.iter().any(|w| w.contains("`dampnig`")), "{:?}", m.warnings);
     // The read error for a file that is not there.
     assert!(matches!(read_mjcf(&dir.join("absent.xml")), Err(ImportError::Read { .. })));
-}
-
-/// A small deterministic generator (xorshift64*), so that a failure can be reproduced.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 /// One random edit of an MJCF text: mostly values and attributes (which keep it well-formed

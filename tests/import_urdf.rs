@@ -2,6 +2,9 @@
 //! Allegro hand and double pendulum), on a dozen broken files, and on mutated copies of the real
 //! ones (no panic, no hang). Expected numbers are taken from the files' text, not retyped.
 
+mod common;
+
+use common::Rng;
 use contactlab::geometry::Shape;
 use contactlab::math::{Matrix3, Point3, Vector3};
 use contactlab::scene::import::{ImportError, JointType, RobotFormat, RobotModel, read_urdf};
@@ -631,21 +634,6 @@ fn unknown_elements_are_noted_not_errors() {
 
 // ---------------------------------------------------------------------------------------------
 // Mutated real files: never a panic, never slow.
-
-/// xorshift64*: the same variants every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
     let mut out = bytes.to_vec();

@@ -7,7 +7,10 @@
 //! M(q), bias and gravity forces, and the same motion under radau5.
 
 use contactlab::dynamics::ode::Tolerances;
-use contactlab::dynamics::simulate::{Flow, Integrator, Schedule, run};
+mod common;
+
+use common::joint_samples;
+use contactlab::dynamics::simulate::Integrator;
 use contactlab::dynamics::world::World;
 use contactlab::scene::{build_world, parse_scene};
 use std::path::{Path, PathBuf};
@@ -74,23 +77,6 @@ fn link_poses(world: &World, y: &[f64]) -> Vec<(String, [f64; 3], [f64; 9])> {
             (name.to_string(), [t.x, t.y, t.z], rot)
         })
         .collect()
-}
-
-/// Every sample's time and joint coordinates and velocities.
-fn joint_samples(
-    world: &World,
-    integrator: &Integrator,
-    duration: f64,
-    dt: f64,
-) -> Vec<(f64, Vec<f64>, Vec<f64>)> {
-    let m = world.mechanism.as_ref().expect("a mechanism");
-    let mut out = Vec::new();
-    run(world, integrator, &Schedule::new(duration, dt), |s| {
-        out.push((s.t, m.q(s.y).to_vec(), m.v(s.y).to_vec()));
-        Ok(Flow::Continue)
-    })
-    .expect("simulation runs");
-    out
 }
 
 #[test]

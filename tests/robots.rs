@@ -1,6 +1,9 @@
 //! Robot files through `[[robot]]` as a user writes it: the files' mechanisms against closed
 //! forms, then whole robots loading and moving under each model.
 
+mod common;
+
+use common::joint_samples;
 use contactlab::dynamics::simulate::{Flow, Integrator, Schedule, run};
 use contactlab::dynamics::world::World;
 use contactlab::scene::{build_world, parse_scene};
@@ -23,23 +26,6 @@ fn robot_scene(file: &str, extra: &str) -> String {
         root().join(file).display(),
         root().join("robots").display()
     )
-}
-
-/// Every sample's time and joint coordinates and velocities.
-fn joint_samples(
-    world: &World,
-    integrator: &Integrator,
-    duration: f64,
-    dt: f64,
-) -> Vec<(f64, Vec<f64>, Vec<f64>)> {
-    let m = world.mechanism.as_ref().expect("a mechanism");
-    let mut out = Vec::new();
-    run(world, integrator, &Schedule::new(duration, dt), |s| {
-        out.push((s.t, m.q(s.y).to_vec(), m.v(s.y).to_vec()));
-        Ok(Flow::Continue)
-    })
-    .expect("simulation runs");
-    out
 }
 
 fn elliptic_k(k: f64) -> f64 {

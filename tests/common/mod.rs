@@ -146,3 +146,37 @@ pub fn icosphere(r: f64, c: Point3, levels: u32) -> SurfaceMesh {
     }
     SurfaceMesh { vertices: v.iter().map(|d| c + d * r).collect(), triangles: f }
 }
+
+/// Every sample's time and joint coordinates and velocities.
+pub fn joint_samples(
+    world: &contactlab::dynamics::world::World,
+    integrator: &contactlab::dynamics::simulate::Integrator,
+    duration: f64,
+    dt: f64,
+) -> Vec<(f64, Vec<f64>, Vec<f64>)> {
+    use contactlab::dynamics::simulate::{Flow, Schedule, run};
+    let m = world.mechanism.as_ref().expect("a mechanism");
+    let mut out = Vec::new();
+    run(world, integrator, &Schedule::new(duration, dt), |s| {
+        out.push((s.t, m.q(s.y).to_vec(), m.v(s.y).to_vec()));
+        Ok(Flow::Continue)
+    })
+    .expect("simulation runs");
+    out
+}
+
+/// xorshift64*: a small deterministic generator, the same variants every run, so that a
+/// failure can be reproduced.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
