@@ -14,6 +14,10 @@ pub enum ModelKind {
 }
 
 impl ModelKind {
+    /// Every model, in the order of the papers.
+    pub const ALL: [ModelKind; 4] =
+        [ModelKind::PressureField, ModelKind::Hertz, ModelKind::Volume6d, ModelKind::Peg];
+
     /// A constraint (velocity-level) model, stepped by `time_stepping`.
     pub fn is_constraint(self) -> bool {
         match self {

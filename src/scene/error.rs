@@ -94,3 +94,23 @@ fn shape_file_hint(path: &std::path::Path) -> &'static str {
         "check the path (relative paths are resolved against the scene file's folder)"
     }
 }
+
+impl SceneError {
+    /// The error with its place's section `from` read as `to` (a check run on a sub-table).
+    pub(super) fn in_section(mut self, from: &str, to: &str) -> SceneError {
+        let place = match &mut self {
+            SceneError::Schema { place, .. }
+            | SceneError::Invalid { place, .. }
+            | SceneError::DuplicateName { place, .. }
+            | SceneError::ShapeFile { place, .. }
+            | SceneError::Robot { place, .. } => Some(place),
+            _ => None,
+        };
+        if let Some(place) = place
+            && let Some(rest) = place.section.strip_prefix(from)
+        {
+            place.section = format!("{to}{rest}");
+        }
+        self
+    }
+}

@@ -20,6 +20,7 @@ mod shape;
 mod validate_body;
 mod validate_contact;
 mod validate_mechanism;
+mod validate_model;
 mod validate_peg;
 mod validate_scene;
 mod validate_volume6d;
@@ -62,48 +63,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
     let outline = Outline::read(text);
     let raw: raw::RawScene = toml::from_str(text).map_err(|e| schema_error(text, &outline, &e))?;
 
-    let model = raw.model.as_ref().map(|m| m.kind).unwrap_or_default();
-    let mut model_settings = ModelSettings::default();
-    let model_place = Place::section("[model]");
-    if let Some(v) = raw.model.as_ref().and_then(|m| m.elastic_contact_reduction_factor) {
-        model_settings.elastic_contact_reduction_factor = checks::within(
-            &model_place,
-            "elastic_contact_reduction_factor",
-            v,
-            checks::range::REDUCTION,
-            "",
-        )?;
-    }
-    if let Some(v) = raw.model.as_ref().and_then(|m| m.max_contact_damping) {
-        model_settings.max_contact_damping = checks::non_negative(&model_place, "max_contact_damping", v)?;
-    }
-    for p in raw.model.as_ref().map(|m| &m.pair[..]).unwrap_or(&[]) {
-        let place = Place::section(format!("[[model.pair]] {}–{}", p.a, p.b));
-        let restitution = checks::non_negative(&place, "restitution", p.restitution)?;
-        if restitution > 1.0 {
-            return Err(SceneError::Invalid {
-                place,
-                key: "restitution".into(),
-                problem: format!("must be at most 1, got {}", crate::math::compact(restitution)),
-                fix: "give a coefficient of restitution in [0, 1]".into(),
-            });
-        }
-        model_settings.pairs.push(PairSpec {
-            a: p.a.clone(),
-            b: p.b.clone(),
-            restitution,
-            sliding_friction: checks::non_negative(&place, "sliding_friction", p.sliding_friction)?,
-            rolling_resistance: checks::non_negative(&place, "rolling_resistance", p.rolling_resistance)?,
-            v_small: checks::positive(&place, "v_small", p.v_small.unwrap_or(0.01), "m/s")?,
-            w_small: checks::positive(&place, "w_small", p.w_small.unwrap_or(0.01), "rad/s")?,
-        });
-    }
-    if let Some(v) = raw.model.as_ref().and_then(|m| m.stiction_speed) {
-        model_settings.stiction_speed =
-            checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
-    }
-    model_settings.volume6d = validate_volume6d::volume6d_spec(model, raw.model.as_ref())?;
-    model_settings.peg = validate_peg::peg_spec(model, raw.model.as_ref())?;
+    let (model, model_settings) = validate_model::model(raw.model)?;
     let planar = model_settings.peg.planar;
     let sim = validate_scene::sim_settings(raw.sim)?;
     let mut bodies = Vec::with_capacity(raw.body.len());
@@ -126,7 +86,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
             Some(shape) => at(text, place.section.clone(), shape.span().start),
             None => place.clone(),
         };
-        let spec = validate_body::body_spec(body, &place, &shape_place, base_dir, planar)?;
+        let spec = validate_body::body_spec(body, &place, &shape_place, base_dir, (model, planar))?;
         validate_peg::body_fits_model(&spec, model, planar, &place, &shape_place)?;
         if matches!(spec.shape, Some(crate::geometry::Shape::Compound { .. })) && !model.is_constraint() {
             return Err(SceneError::Invalid {

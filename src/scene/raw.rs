@@ -49,10 +49,12 @@ pub(super) struct RawRobot {
     pub joint_friction: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[model]`, and each `[model.KIND]` sub-table: the keys of one model, read only when that
+/// model runs (`kind` only at the top, checked in `validate_model.rs`).
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawModel {
-    pub kind: ModelKind,
+    pub kind: Option<ModelKind>,
     pub stiction_speed: Option<f64>,
     pub elastic_contact_reduction_factor: Option<f64>,
     pub max_contact_damping: Option<f64>,
@@ -68,6 +70,51 @@ pub(super) struct RawModel {
     pub friction_directions: Option<i64>,
     pub correction_speed: Option<f64>,
     pub planar: Option<bool>,
+    pub pressure_field: Option<Box<RawModel>>,
+    pub hertz: Option<Box<RawModel>>,
+    pub volume6d: Option<Box<RawModel>>,
+    pub peg: Option<Box<RawModel>>,
+}
+
+impl RawModel {
+    /// The `[model.KIND]` sub-table of `kind`, taken out.
+    pub fn take_sub_table(&mut self, kind: ModelKind) -> Option<Box<RawModel>> {
+        match kind {
+            ModelKind::PressureField => self.pressure_field.take(),
+            ModelKind::Hertz => self.hertz.take(),
+            ModelKind::Volume6d => self.volume6d.take(),
+            ModelKind::Peg => self.peg.take(),
+        }
+    }
+
+    /// These keys where given, `base`'s elsewhere; pair materials of both.
+    pub fn over(self, base: RawModel) -> RawModel {
+        let mut pair = base.pair;
+        pair.extend(self.pair);
+        RawModel {
+            kind: self.kind.or(base.kind),
+            stiction_speed: self.stiction_speed.or(base.stiction_speed),
+            elastic_contact_reduction_factor: self
+                .elastic_contact_reduction_factor
+                .or(base.elastic_contact_reduction_factor),
+            max_contact_damping: self.max_contact_damping.or(base.max_contact_damping),
+            pair,
+            formulation: self.formulation.or(base.formulation),
+            patch_scale: self.patch_scale.or(base.patch_scale),
+            iterations: self.iterations.or(base.iterations),
+            tolerance: self.tolerance.or(base.tolerance),
+            warm_start: self.warm_start.or(base.warm_start),
+            spin_limit: self.spin_limit.or(base.spin_limit),
+            contact_tolerance: self.contact_tolerance.or(base.contact_tolerance),
+            friction_directions: self.friction_directions.or(base.friction_directions),
+            correction_speed: self.correction_speed.or(base.correction_speed),
+            planar: self.planar.or(base.planar),
+            pressure_field: None,
+            hertz: None,
+            volume6d: None,
+            peg: None,
+        }
+    }
 }
 
 /// `[[model.pair]]`: Hertz contact properties of two materials.
@@ -164,12 +211,40 @@ pub(super) struct RawContact {
     pub material: Option<String>,
     pub youngs_modulus: Option<f64>,
     pub poissons_ratio: Option<f64>,
+    /// Keys for one model, over the others when it runs (`contact.hertz = { … }`).
+    pub pressure_field: Option<Box<RawContact>>,
+    pub hertz: Option<Box<RawContact>>,
+    pub volume6d: Option<Box<RawContact>>,
+    pub peg: Option<Box<RawContact>>,
 }
 
 impl RawContact {
-    /// These keys where given, `base`'s elsewhere.
+    /// The sub-table of `kind`, taken out.
+    pub fn take_sub_table(&mut self, kind: ModelKind) -> Option<Box<RawContact>> {
+        match kind {
+            ModelKind::PressureField => self.pressure_field.take(),
+            ModelKind::Hertz => self.hertz.take(),
+            ModelKind::Volume6d => self.volume6d.take(),
+            ModelKind::Peg => self.peg.take(),
+        }
+    }
+
+    /// Whether any model's sub-table is given.
+    pub fn has_sub_tables(&self) -> bool {
+        self.pressure_field.is_some() || self.hertz.is_some() || self.volume6d.is_some() || self.peg.is_some()
+    }
+
+    /// These keys where given, `base`'s elsewhere (sub-tables merged likewise).
     pub fn over(self, base: RawContact) -> RawContact {
+        let sub = |own: Option<Box<RawContact>>, base: Option<Box<RawContact>>| match (own, base) {
+            (Some(o), Some(b)) => Some(Box::new(o.over(*b))),
+            (o, b) => o.or(b),
+        };
         RawContact {
+            pressure_field: sub(self.pressure_field, base.pressure_field),
+            hertz: sub(self.hertz, base.hertz),
+            volume6d: sub(self.volume6d, base.volume6d),
+            peg: sub(self.peg, base.peg),
             compliance: self.compliance.or(base.compliance),
             hydroelastic_modulus: self.hydroelastic_modulus.or(base.hydroelastic_modulus),
             resolution: self.resolution.or(base.resolution),

@@ -14,7 +14,7 @@ use super::import::{JointType, RobotFormat, RobotModel, read_robot};
 use super::mechanism::InertiaSpec;
 use super::orientation::origin_pose;
 use super::raw::{RawContact, RawRobot};
-use super::validate_contact::contact_spec;
+use super::validate_contact::{contact_spec, model_contact};
 use super::{
     ActuatorSpec, BodySpec, ContactSpec, CouplerSpec, ExcludeSpec, JointSpec, ModelKind, Place, SceneError,
 };
@@ -469,7 +469,7 @@ fn link_contact(
         resolution: merged.resolution.or(auto_resolution),
         ..merged
     };
-    contact_spec(Some(merged), shape, place)
+    model_contact(Some(merged), settings.model, shape, place)
 }
 
 /// The file's initial coordinate of a scalar joint, moved to the nearer limit (with a warning)

@@ -4,7 +4,7 @@ use super::checks::{finite, finite_n, norm_at_most, not_allowed, positive_n, ran
 use super::orientation::unit_quaternion;
 use super::raw::{RawBody, RawKinematic};
 use super::shape::parse_body_shape;
-use super::validate_contact::contact_spec;
+use super::validate_contact::model_contact;
 use super::{BodySpec, ContactSpec, InertiaSpec, Keyframe, Kinematic, Place, SceneError};
 use crate::geometry::Shape;
 use crate::math::{Isometry3, Matrix3, Point3, Twist, UnitQuaternion, Vector3};
@@ -18,7 +18,7 @@ pub(super) fn body_spec(
     place: &Place,
     shape_place: &Place,
     base_dir: &Path,
-    planar: bool,
+    (model, planar): (super::ModelKind, bool),
 ) -> Result<BodySpec, SceneError> {
     let invalid = |key: &str, problem: String, fix: &str| SceneError::Invalid {
         place: place.clone(),
@@ -166,7 +166,7 @@ pub(super) fn body_spec(
                     "set fixed = true",
                 ));
             }
-            let contact = contact_spec(raw.contact, &shape, place)?;
+            let contact = model_contact(raw.contact, model, &shape, place)?;
             (Some(shape), shape_pose, contact)
         }
         // `contact` refused above: the body touches nothing.

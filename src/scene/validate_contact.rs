@@ -2,8 +2,58 @@
 
 use super::checks::{non_negative, not_allowed, positive, range, required, signed_within, within};
 use super::raw::RawContact;
-use super::{Compliance, ContactSpec, Place, SceneError};
+use super::{Compliance, ContactSpec, ModelKind, Place, SceneError};
 use crate::geometry::Shape;
+
+/// A body's contact table as `model` reads it: its sub-table `contact.MODEL` over the shared
+/// keys. Every sub-table is checked as its model would read it (a mistake shows whichever
+/// model runs); the other models' are then ignored.
+pub(super) fn model_contact(
+    raw: Option<RawContact>,
+    model: ModelKind,
+    shape: &Shape,
+    place: &Place,
+) -> Result<ContactSpec, SceneError> {
+    let Some(mut shared) = raw else {
+        return Ok(ContactSpec::default());
+    };
+    let mut active = None;
+    for kind in ModelKind::ALL {
+        let Some(sub) = shared.take_sub_table(kind) else { continue };
+        let prefix = format!("contact.{}.", kind.key());
+        if sub.has_sub_tables() {
+            return Err(not_allowed(
+                place,
+                prefix.trim_end_matches('.'),
+                "a model's contact keys hold no other model's: give each model's table under `contact`",
+            ));
+        }
+        // (Checked first on its own keys, so that a mistake names the sub-table.)
+        contact_spec(Some(sub.clone().over(shared.clone())), shape, place).map_err(|e| prefixed(e, &prefix))?;
+        if kind == model {
+            active = Some(sub);
+        }
+    }
+    let merged = match active {
+        Some(sub) => sub.over(shared),
+        None => shared,
+    };
+    contact_spec(Some(merged), shape, place)
+}
+
+/// An error about `contact.KEY` named `PREFIX.KEY` (a model's sub-table).
+fn prefixed(err: SceneError, prefix: &str) -> SceneError {
+    match err {
+        SceneError::Invalid { place, key, problem, fix } => {
+            let key = match key.strip_prefix("contact.") {
+                Some(rest) => format!("{prefix}{rest}"),
+                None => key,
+            };
+            SceneError::Invalid { place, key, problem, fix }
+        }
+        other => other,
+    }
+}
 
 /// Validates a body's contact table (`None`: rigid, no friction, no dissipation).
 pub(super) fn contact_spec(
