@@ -558,6 +558,42 @@ impl SolverCsv {
     }
 }
 
+/// The columns of `measures.csv`.
+pub const MEASURE_COLUMNS: [&str; 7] = ["t", "measure", "dx", "dy", "dz", "translation", "rotation"];
+
+/// `measures.csv`: each `[[measure]]`'s drift at each output time from its start.
+#[derive(Debug)]
+pub struct MeasuresCsv {
+    file: CsvFile,
+}
+
+impl MeasuresCsv {
+    /// Creates `dir/measures.csv` with its header (`dir` must exist).
+    pub fn create(dir: &Path) -> Result<Self, OutputError> {
+        Ok(Self { file: CsvFile::create(&dir.join("measures.csv"), &MEASURE_COLUMNS)? })
+    }
+
+    /// Appends measure `name`'s drift at `t`: the translation (its components in the first
+    /// body's frame, and its length) and the rotation angle (rad).
+    pub fn row(&mut self, t: f64, name: &str, d: [f64; 3], rotation: f64) -> Result<(), OutputError> {
+        let length = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+        self.file.row(&[
+            Field::Num(t),
+            Field::Text(name),
+            Field::Num(d[0]),
+            Field::Num(d[1]),
+            Field::Num(d[2]),
+            Field::Num(length),
+            Field::Num(rotation),
+        ])
+    }
+
+    /// Writes what is buffered to disk.
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        self.file.flush()
+    }
+}
+
 /// One row of `trajectory.csv`: a body's pose and world-frame twist.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyRow<'a> {

@@ -5,6 +5,7 @@ mod colormap;
 mod csv_out;
 mod error;
 mod font;
+mod measures;
 mod number;
 mod plot;
 mod png_heatmap;
@@ -20,9 +21,10 @@ pub use colormap::viridis;
 pub(crate) use csv_out::write_text as write_csv_text;
 pub use csv_out::{
     BodyRow, CONTACT_COLUMNS, ContactRow, ENERGY_COLUMNS, ENERGY_JOINT_COLUMNS, EnergyRow, JOINT_COLUMNS,
-    SOLVER_COLUMNS, SimWriter, SolverCsv, TRAJECTORY_COLUMNS, WriterThread,
+    MEASURE_COLUMNS, MeasuresCsv, SOLVER_COLUMNS, SimWriter, SolverCsv, TRAJECTORY_COLUMNS, WriterThread,
 };
 pub use error::OutputError;
+pub use measures::{MeasureDrift, Measures};
 pub use number::Shortest;
 pub use plot::{plot_colour, plot_lines};
 pub use png_heatmap::write_pressure_png;

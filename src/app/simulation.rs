@@ -71,6 +71,8 @@ pub struct Summary {
     /// The largest penetration depth of any pair at the output times (m;
     /// [`crate::contact::model::ContactModel::penetration`]), when asked for and the model has one.
     pub max_penetration: Option<f64>,
+    /// Each `[[measure]]`'s drift at the last output time.
+    pub measures: Vec<app::MeasureDrift>,
 }
 
 impl Summary {
@@ -96,7 +98,7 @@ impl Summary {
                 self.stats.fallbacks
             );
         }
-        let correction = if self.stats.largest_elastic_correction > 0.0 {
+        let mut correction = if self.stats.largest_elastic_correction > 0.0 {
             format!(
                 ", largest correction of the tracked elastic energy {:.3e} J",
                 self.stats.largest_elastic_correction
@@ -104,6 +106,9 @@ impl Summary {
         } else {
             String::new()
         };
+        for m in &self.measures {
+            correction += &format!(", measure {}: {:.3e} m, {:.3e} rad", m.name, m.distance(), m.rotation);
+        }
         format!(
             "simulated {:.4} s with {}: {} steps ({} rejected, {} force evaluations{unconverged}), wall {:.3} s, real-time factor {:.2} ({:.2} without outputs), largest energy excess {:.3e} J{correction}",
             self.stats.t_end,
@@ -174,6 +179,7 @@ pub fn run_with(
         | Integrator::Dopri5 { .. }
         | Integrator::Radau5 { .. } => None,
     };
+    let mut measures = app::Measures::new(&scene.measures, &world, &args.out, true)?;
     let mut series = if args.vtk { Some(VtkSeries::create(&args.out.join("vtk"))?) } else { None };
     let outputs = (scene.sim.duration / output_dt).ceil() as usize + 1;
     // --no-output writes two frames at most: both kept.
@@ -199,7 +205,9 @@ pub fn run_with(
             let stop = out_of_wall_time.is_some() && !sample.last;
             // --no-output: the run keeps its output times (an adaptive run's steps are bounded
             // by them) and writes only its first row, its last and the one a time limit stops.
-            if !args.no_output || t == 0.0 || sample.last || stop {
+            let write = !args.no_output || t == 0.0 || sample.last || stop;
+            measures.record(t, sample.poses, write).map_err(|e| failed(e.into()))?;
+            if write {
                 write_outputs(
                     &world,
                     sample,
@@ -242,6 +250,7 @@ pub fn run_with(
                 if let Some(csv) = solver_csv.as_mut() {
                     csv.flush().map_err(|e| failed(e.into()))?;
                 }
+                measures.flush().map_err(|e| failed(e.into()))?;
                 flushed = Instant::now();
             }
             output_wall += begin.elapsed();
@@ -259,6 +268,7 @@ pub fn run_with(
     if let Some(mut csv) = solver_csv {
         csv.flush().context("finishing solver.csv")?;
     }
+    measures.flush().context("finishing measures.csv")?;
     if let Some(plots) = &plots {
         plots.write(&args.out)?;
     }
@@ -288,6 +298,7 @@ pub fn run_with(
         final_state,
         max_contact_force,
         max_penetration,
+        measures: measures.last(),
     })
 }
 

@@ -34,6 +34,8 @@ struct LenientOutline {
     coupler: Vec<Spanned<toml::Table>>,
     #[serde(default)]
     exclude: Vec<Spanned<toml::Table>>,
+    #[serde(default)]
+    measure: Vec<Spanned<toml::Table>>,
 }
 
 /// The label of entry `index` (0-based) of the array of tables `array`: `[[joint]] shoulder`,
@@ -77,6 +79,7 @@ impl Outline {
             group("actuator", &o.actuator),
             group("coupler", &o.coupler),
             group("exclude", &o.exclude),
+            group("measure", &o.measure),
         ];
         Self { model: o.model.map(|m| m.span()), sim: o.sim.map(|s| s.span()), bodies, mechanism }
     }

@@ -19,6 +19,7 @@ mod robot;
 mod shape;
 mod validate_body;
 mod validate_contact;
+mod validate_measure;
 mod validate_mechanism;
 mod validate_model;
 mod validate_peg;
@@ -42,7 +43,7 @@ pub use integrator_choice::{
 pub use mechanism::{
     ActuatorKind, ActuatorSpec, CouplerSpec, ExcludeSpec, InertiaSpec, JointSpec, JointType, Schedule,
 };
-pub use model::{ModelSettings, Scene, SimSettings};
+pub use model::{MeasureSpec, ModelSettings, Scene, SimSettings};
 pub use world::{build_world, rigid_body};
 
 use location::{Outline, line_col, schema_error, syntax_error};
@@ -152,6 +153,8 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         .map(|(a, b)| (a.min(b), a.max(b)))
         .collect();
     validate_scene::contact_pairs(model, &bodies, &never_touch, &robots, &mut warnings)?;
+    let measures =
+        validate_measure::measures(placed_tables(text, &outline, "measure", raw.measure), &bodies, &sim)?;
     if model.is_constraint() {
         // The impulse models' steps take shapes at their body frames, and planar peg scenes
         // free bodies only.
@@ -183,6 +186,7 @@ pub fn parse_scene(text: &str, base_dir: &Path) -> Result<Scene, SceneError> {
         actuators: mechanism.actuators,
         couplers: mechanism.couplers,
         excludes: mechanism.excludes,
+        measures,
         warnings,
     })
 }

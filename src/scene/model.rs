@@ -21,6 +21,8 @@ pub struct Scene {
     pub couplers: Vec<CouplerSpec>,
     /// `[[exclude]]`s in file order: pairs of bodies that never touch.
     pub excludes: Vec<ExcludeSpec>,
+    /// `[[measure]]`s in file order.
+    pub measures: Vec<MeasureSpec>,
     /// Things the scene allows but that are probably not meant (e.g. an actuator target outside
     /// its joint's limits), for the caller to show.
     pub warnings: Vec<String>,
@@ -110,4 +112,17 @@ impl Default for SimSettings {
             atol: None,
         }
     }
+}
+
+/// One `[[measure]]`: how far body `b` has moved relative to body `a` (`None`: the world) since
+/// time `from` — the translation of b's origin in a's frame and the angle of b's rotation
+/// relative to a, each against their values at the first output time at or after `from`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureSpec {
+    /// Unique among measures, non-empty.
+    pub name: String,
+    pub a: Option<String>,
+    pub b: String,
+    /// ≥ 0, below the duration. Default 0.
+    pub from: f64,
 }

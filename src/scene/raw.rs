@@ -24,6 +24,18 @@ pub(super) struct RawScene {
     pub exclude: Vec<Spanned<RawExclude>>,
     #[serde(default)]
     pub robot: Vec<Spanned<RawRobot>>,
+    #[serde(default)]
+    pub measure: Vec<Spanned<RawMeasure>>,
+}
+
+/// `[[measure]]`: the drift of body `b`'s pose relative to body `a`'s.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMeasure {
+    pub name: String,
+    pub a: String,
+    pub b: String,
+    pub from: Option<f64>,
 }
 
 /// `[[robot]]`: a URDF or MJCF file.

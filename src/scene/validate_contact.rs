@@ -29,7 +29,8 @@ pub(super) fn model_contact(
             ));
         }
         // (Checked first on its own keys, so that a mistake names the sub-table.)
-        contact_spec(Some(sub.clone().over(shared.clone())), shape, place).map_err(|e| prefixed(e, &prefix))?;
+        contact_spec(Some(sub.clone().over(shared.clone())), shape, place)
+            .map_err(|e| prefixed(e, &prefix))?;
         if kind == model {
             active = Some(sub);
         }
