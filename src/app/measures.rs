@@ -54,7 +54,7 @@ impl Measures {
                 // (The scene checked the names.)
                 Some(Tracked {
                     spec: s.clone(),
-                    a: s.a.as_deref().map(|a| index(a)).unwrap_or(None),
+                    a: s.a.as_deref().and_then(index),
                     b: index(&s.b)?,
                     start: None,
                     last: None,
