@@ -88,6 +88,29 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Run one scene under several contact models side by side (each on one thread, as many at
+    /// once as there are cores): each run in DIR/<model>/ with its view.html, one row per model
+    /// in DIR/compare.csv, the bodies' positions and rotations overlaid in DIR/<body>_*.png.
+    /// Exits with 1 when any model's run failed (its row says why).
+    Compare {
+        /// The scene file (TOML); its `[model] kind` is replaced by each model's.
+        scene: PathBuf,
+        /// The models, comma-separated.
+        #[arg(long, default_value = "pressure_field,hertz,volume6d,peg")]
+        models: String,
+        /// The output folder (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// The bodies to plot, comma-separated (default: the first four that move).
+        #[arg(long, value_delimiter = ',')]
+        bodies: Vec<String>,
+        /// Runs at once (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Show no progress on stderr.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Write OUT_DIR/view.html: a `simulate` run played in any browser (docs/viewer.md).
     View {
         /// The scene file (TOML) the run simulated.
@@ -193,6 +216,27 @@ fn run(cli: Cli) -> Result<()> {
                     records.len(),
                     args.out.join("summary.csv").display()
                 );
+            }
+        }
+        Command::Compare { scene, models, out, bodies, jobs, quiet } => {
+            use contactlab::commands::compare;
+            let args = compare::CompareArgs {
+                models: compare::parse_models(&models)?,
+                scene,
+                out,
+                bodies,
+                jobs,
+                progress: contactlab::app::ProgressMode::for_stderr(quiet),
+            };
+            let runs = compare::run(&args)
+                .with_context(|| format!("cannot compare scene {}", args.scene.display()))?;
+            println!("{}", compare::summary_line(&runs, &args.out));
+            let failed: Vec<String> = runs
+                .iter()
+                .filter_map(|r| r.outcome.as_ref().err().map(|e| format!("{}: {e}", r.model.key())))
+                .collect();
+            if !failed.is_empty() {
+                anyhow::bail!("{} of {} models failed: {}", failed.len(), runs.len(), failed.join("; "));
             }
         }
         Command::View { scene, out_dir, open } => {

@@ -140,3 +140,117 @@ fn sub_tables_hold_no_kind_and_no_other_models_keys() {
     let e = parse(no_kind).unwrap_err();
     assert!(e.contains("kind") && e.contains("missing"), "{e}");
 }
+
+/// A box dropped 5 cm onto a large fixed box (a floor every model takes), with a measure.
+const SLIDE: &str = r#"
+[model]
+kind = "pressure_field"
+
+[sim]
+duration = 0.3
+
+[[body]]
+name = "floor"
+fixed = true
+position = [0.0, 0.0, -0.5]
+shape = { type = "box", size = [4.0, 4.0, 1.0] }
+contact = { friction = 0.5, material = "DryWood" }
+
+[[body]]
+name = "box"
+mass = 1.0
+position = [0.0, 0.0, 0.1]
+shape = { type = "box", size = [0.1, 0.1, 0.1] }
+
+[body.contact]
+friction = 0.5
+
+[body.contact.pressure_field]
+compliance = "compliant"
+hydroelastic_modulus = 1e7
+resolution = 0.02
+
+[body.contact.hertz]
+material = "DryWood"
+
+[[measure]]
+name = "slide"
+a = "world"
+b = "box"
+"#;
+
+fn compare_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("contactlab-compare-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn compare_writes_one_row_per_model_with_the_same_columns() {
+    let dir = compare_dir("rows");
+    let scene = dir.join("slide.toml");
+    std::fs::write(&scene, SLIDE).unwrap();
+    let out = dir.join("out");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args(["compare", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert!(status.status.success(), "{stderr}");
+    let table = std::fs::read_to_string(out.join("compare.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0].join(","),
+        "model,status,wall_time,real_time_factor,max_penetration,max_contact_force,energy_excess,steps,slide_translation,slide_rotation,message"
+    );
+    assert_eq!(rows.len(), 5, "{table}");
+    for (row, model) in rows[1..].iter().zip(["pressure_field", "hertz", "volume6d", "peg"]) {
+        assert_eq!(row.len(), rows[0].len(), "{table}");
+        assert_eq!((row[0], row[1]), (model, "ok"), "{table}");
+        // It falls 5 cm and rests (each model's own penetration aside).
+        let drop: f64 = row[8].parse().unwrap();
+        assert!((drop - 0.05).abs() < 1e-3, "{model}: fell {drop} m");
+        assert!(
+            out.join(model).join("view.html").is_file() && out.join(model).join("trajectory.csv").is_file()
+        );
+    }
+    assert!(out.join("box_position.png").is_file() && out.join("box_rotation.png").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_reports_a_model_that_fails_and_refuses_bad_arguments() {
+    let dir = compare_dir("fails");
+    let scene = dir.join("slide.toml");
+    // A half space: hertz refuses it; the others run.
+    let text = SLIDE.replace(
+        "position = [0.0, 0.0, -0.5]\nshape = { type = \"box\", size = [4.0, 4.0, 1.0] }",
+        "shape = { type = \"halfspace\" }",
+    );
+    std::fs::write(&scene, text).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_contactlab"))
+            .args(["compare", scene.to_str().unwrap(), "--quiet"])
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let out = dir.join("out");
+    let (ok, stderr) = run(&["--out", out.to_str().unwrap(), "--models", "hertz,pressure_field"]);
+    assert!(!ok && stderr.contains("1 of 2 models failed") && stderr.contains("hertz"), "{stderr}");
+    let table = std::fs::read_to_string(out.join("compare.csv")).unwrap();
+    assert!(table.lines().nth(1).unwrap().starts_with("hertz,failed,"), "{table}");
+    assert!(table.lines().nth(2).unwrap().starts_with("pressure_field,ok,"), "{table}");
+    for (args, expect) in [
+        (&["--models", "herz"][..], "not a contact model"),
+        (&["--models", "peg,peg"][..], "twice"),
+        (&["--bodies", "bx"][..], "no body `bx`"),
+        (&["--jobs", "0"][..], "--jobs 0"),
+    ] {
+        let (ok, stderr) = run(&[&["--out", out.to_str().unwrap()][..], args].concat());
+        assert!(!ok && stderr.contains(expect), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

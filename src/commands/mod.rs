@@ -1,5 +1,6 @@
 //! The `contactlab` subcommands, as library functions the binary calls.
 
+pub mod compare;
 pub mod contact;
 pub mod field;
 pub mod inspect;
