@@ -202,7 +202,7 @@ fn compare_writes_one_row_per_model_with_the_same_columns() {
     let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(
         rows[0].join(","),
-        "model,status,wall_time,real_time_factor,max_penetration,max_contact_force,energy_excess,steps,slide_translation,slide_rotation,message"
+        "model,status,wall_time,real_time_factor,max_penetration,max_contact_force,energy_excess,steps,slide_translation,slide_rotation,slide_largest_translation,slide_largest_rotation,message"
     );
     assert_eq!(rows.len(), 5, "{table}");
     for (row, model) in rows[1..].iter().zip(["pressure_field", "hertz", "volume6d", "peg"]) {

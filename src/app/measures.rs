@@ -14,6 +14,8 @@ pub struct MeasureDrift {
     pub name: String,
     pub translation: [f64; 3],
     pub rotation: f64,
+    /// The largest translation length (m) and rotation (rad) at any output time so far.
+    pub largest: (f64, f64),
 }
 
 impl MeasureDrift {
@@ -79,7 +81,10 @@ impl Measures {
             let start = *m.start.get_or_insert(relative);
             let d = relative.translation.vector - start.translation.vector;
             let rotation = start.rotation.angle_to(&relative.rotation);
-            let drift = MeasureDrift { name: m.spec.name.clone(), translation: [d.x, d.y, d.z], rotation };
+            let (far, turned) = m.last.as_ref().map_or((0.0, 0.0), |l| l.largest);
+            let largest = (far.max(d.norm()), turned.max(rotation));
+            let drift =
+                MeasureDrift { name: m.spec.name.clone(), translation: [d.x, d.y, d.z], rotation, largest };
             if let Some(csv) = self.csv.as_mut().filter(|_| write) {
                 csv.row(t, &drift.name, drift.translation, drift.rotation)?;
             }

@@ -31,8 +31,8 @@ pub struct CompareArgs {
 /// Bodies plotted when none are named.
 pub const DEFAULT_PLOTTED: usize = 4;
 
-/// The columns of `compare.csv` before the measures' (`NAME_translation`, `NAME_rotation` each)
-/// and the message.
+/// The columns of `compare.csv` before the measures' ([`MEASURE_COLUMNS`] each, prefixed
+/// `NAME_`) and the message.
 pub const COMPARE_COLUMNS: [&str; 8] = [
     "model",
     "status",
@@ -43,6 +43,10 @@ pub const COMPARE_COLUMNS: [&str; 8] = [
     "energy_excess",
     "steps",
 ];
+
+/// Each measure's columns in `compare.csv`: its drift at the end (m, rad) and the largest at any
+/// output time.
+pub const MEASURE_COLUMNS: [&str; 4] = ["translation", "rotation", "largest_translation", "largest_rotation"];
 
 /// One model's run.
 #[derive(Debug)]
@@ -192,8 +196,9 @@ fn run_model(model: ModelKind, text: &str, base_dir: &Path, dir: &Path, title: &
 fn write_table(path: &Path, runs: &[ModelRun], measures: &[String]) -> Result<()> {
     let mut header: Vec<String> = COMPARE_COLUMNS.iter().map(|c| c.to_string()).collect();
     for m in measures {
-        header.push(format!("{m}_translation"));
-        header.push(format!("{m}_rotation"));
+        for column in MEASURE_COLUMNS {
+            header.push(format!("{m}_{column}"));
+        }
     }
     header.push("message".into());
     let mut text = header.join(",") + "\n";
@@ -213,16 +218,16 @@ fn write_table(path: &Path, runs: &[ModelRun], measures: &[String]) -> Result<()
                     let m = s.measures.iter().find(|m| &m.name == name);
                     cells.push(num(m.map(|m| m.distance())));
                     cells.push(num(m.map(|m| m.rotation)));
+                    cells.push(num(m.map(|m| m.largest.0)));
+                    cells.push(num(m.map(|m| m.largest.1)));
                 }
                 cells.push(String::new());
             }
             Err(message) => {
                 cells.push("failed".into());
                 cells.push(compact(run.wall_time));
-                cells.extend(std::iter::repeat_n(
-                    String::new(),
-                    COMPARE_COLUMNS.len() - 3 + 2 * measures.len(),
-                ));
+                let blank = COMPARE_COLUMNS.len() - 3 + MEASURE_COLUMNS.len() * measures.len();
+                cells.extend(std::iter::repeat_n(String::new(), blank));
                 cells.push(csv_quoted(message));
             }
         }
