@@ -9,6 +9,7 @@ use crate::contact::ModelKind;
 use crate::math::{Isometry3, Translation3, UnitQuaternion, Vector3, compact};
 use crate::scene::{Scene, parse_scene};
 use crate::sweep::overrides::apply;
+use crate::sweep::runner::internal_error;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -181,14 +182,7 @@ fn run_model(model: ModelKind, text: &str, base_dir: &Path, dir: &Path, title: &
         };
         crate::commands::simulate::run(&scene, &args).map_err(|e| crate::commands::error_message(&e))
     }))
-    .unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        Err(format!("internal error (a bug of contactlab; please report it): {what}"))
-    });
+    .unwrap_or_else(|panic| Err(internal_error(panic.as_ref())));
     ModelRun { model, outcome, wall_time: start.elapsed().as_secs_f64() }
 }
 

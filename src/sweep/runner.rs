@@ -179,17 +179,20 @@ pub fn run_one(text: &str, base_dir: &Path, run: usize, values: Vec<String>, dir
         }
         // The folder is named the same way by every backend: the rows stay comparable.
         Ok(Err(message)) => record.message = message.replace(&dir.display().to_string(), "the run's folder"),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            record.message = format!("internal error (a bug of contactlab; please report it): {what}");
-        }
+        Err(panic) => record.message = internal_error(panic.as_ref()),
     }
     record.wall_time = start.elapsed().as_secs_f64();
     record
+}
+
+/// The message of a run that panicked: a bug, with what the panic said.
+pub fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    format!("internal error (a bug of contactlab; please report it): {what}")
 }
 
 /// One run given as the base scene `text` and the run's values (what a remote worker gets):
