@@ -254,3 +254,70 @@ fn compare_reports_a_model_that_fails_and_refuses_bad_arguments() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A ball launched sliding (0.5 m/s, no spin) on a box floor with μ = 0.1.
+const SLIDING_BALL: &str = r#"
+[model]
+kind = "pressure_field"
+
+[[model.hertz.pair]]
+a = "Steel"
+b = "Steel"
+restitution = 0.5
+sliding_friction = 0.1
+rolling_resistance = 0.0
+
+[sim]
+duration = 0.1
+output_dt = 0.01
+
+[[body]]
+name = "floor"
+fixed = true
+position = [0.0, 0.0, -0.5]
+shape = { type = "box", size = [4.0, 4.0, 1.0] }
+contact = { friction = 0.1, material = "Steel" }
+
+[[body]]
+name = "ball"
+mass = 1.0
+position = [0.0, 0.0, 0.05]
+linear_velocity = [0.5, 0.0, 0.0]
+shape = { type = "sphere", radius = 0.05 }
+
+[body.contact]
+friction = 0.1
+material = "Steel"
+resolution = 0.01
+
+[body.contact.pressure_field]
+compliance = "compliant"
+hydroelastic_modulus = 1e8
+dissipation = 20.0
+"#;
+
+#[test]
+fn contacts_csv_gives_the_normal_force_and_the_slip_speed_at_the_contact() {
+    // Sliding friction μ·m·g slows the centre by μ·g and spins the ball up by (5/2)·μ·g/r: the
+    // slip speed falls as v0 − (7/2)·μ·g·t until it rolls.
+    for model in ["pressure_field", "hertz", "volume6d"] {
+        let dir = compare_dir(&format!("slip-{model}"));
+        let text = SLIDING_BALL.replace("kind = \"pressure_field\"", &format!("kind = \"{model}\""));
+        let scene = parse_scene(&text, Path::new(".")).unwrap_or_else(|e| panic!("{model}: {e}"));
+        contactlab::app::simulation::run(&scene, &contactlab::app::simulation::SimulateArgs::new(&dir))
+            .unwrap_or_else(|e| panic!("{model}: {e:#}"));
+        let csv = std::fs::read_to_string(dir.join("contacts.csv")).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("t,a,b,fx,fy,fz,tx,ty,tz,area,normal_force,slip_speed"));
+        let row = lines
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .find(|r| r[0] == "0.03")
+            .expect("a row at 0.03 s");
+        let (normal, slip): (f64, f64) = (row[10].parse().unwrap(), row[11].parse().unwrap());
+        let expected = 0.5 - 3.5 * 0.1 * 9.81 * 0.03;
+        eprintln!("{model}: normal force {normal} N, slip {slip} m/s (closed form {expected})");
+        assert!((normal - 9.81).abs() < 0.05 * 9.81, "{model}: {normal}");
+        assert!((slip - expected).abs() < 0.05 * expected, "{model}: {slip}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

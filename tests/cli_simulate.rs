@@ -46,7 +46,7 @@ fn simulate_writes_the_three_csv_files_and_a_summary() {
     let energy = lines(&out.join("energy.csv"));
     assert_eq!(energy[0], "t,kinetic,gravity,elastic,dissipated,total");
     let contacts = lines(&out.join("contacts.csv"));
-    assert_eq!(contacts[0], "t,a,b,fx,fy,fz,tx,ty,tz,area");
+    assert_eq!(contacts[0], "t,a,b,fx,fy,fz,tx,ty,tz,area,normal_force,slip_speed");
     // Two bodies per output time, one pair in contact, energies every output time.
     assert_eq!(trajectory.len() - 1, 2 * (energy.len() - 1));
     assert!(contacts.len() > 100);

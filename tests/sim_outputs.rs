@@ -167,17 +167,18 @@ fn csv_round_trip(create: Create) {
     );
 
     let contacts = read_lines(&dir.join("contacts.csv"));
-    assert_eq!(contacts[0], "t,a,b,fx,fy,fz,tx,ty,tz,area");
+    assert_eq!(contacts[0], "t,a,b,fx,fy,fz,tx,ty,tz,area,normal_force,slip_speed");
     let c1 = split_csv(&contacts[1]);
     assert_eq!((c1[1].as_str(), c1[2].as_str()), ("ball", "floor, main"));
     let f = &wrench.force;
     let m = &wrench.torque;
-    for (field, want) in c1[3..].iter().zip([f.x, f.y, f.z, m.x, m.y, m.z, awkward[1]]) {
+    for (field, want) in c1[3..10].iter().zip([f.x, f.y, f.z, m.x, m.y, m.z, awkward[1]]) {
         assert_eq!(num(field).to_bits(), want.to_bits());
     }
     let c2 = split_csv(&contacts[2]);
-    assert_eq!(c2.len(), 10);
+    assert_eq!(c2.len(), 12);
     assert_eq!(c2[9], "", "a missing area is an empty field");
+    assert_eq!((c2[10].as_str(), c2[11].as_str()), ("", ""), "no centre: empty normal force and slip");
 }
 
 #[test]
@@ -210,7 +211,7 @@ fn rows_kept_on_drop(create: Create) {
         read_lines(&dir.join("energy.csv")),
         ["t,kinetic,gravity,elastic,dissipated,total", "0.5,1,2,3,4,10"]
     );
-    assert_eq!(read_lines(&dir.join("contacts.csv"))[1], "0.5,a,b,0,0,0,0,0,0,0");
+    assert_eq!(read_lines(&dir.join("contacts.csv"))[1], "0.5,a,b,0,0,0,0,0,0,0,,");
     assert_eq!(read_lines(&dir.join("trajectory.csv")).len(), 1, "the header alone");
 }
 
@@ -500,7 +501,10 @@ fn a_run_over_last_runs_large_files_leaves_only_its_own_rows() {
         let rows = read_lines(&dir.join("trajectory.csv"));
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert!(rows[1].starts_with("0.5,b,1,2,3,"), "{rows:?}");
-        assert_eq!(read_lines(&dir.join("contacts.csv")), ["t,a,b,fx,fy,fz,tx,ty,tz,area"]);
+        assert_eq!(
+            read_lines(&dir.join("contacts.csv")),
+            ["t,a,b,fx,fy,fz,tx,ty,tz,area,normal_force,slip_speed"]
+        );
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

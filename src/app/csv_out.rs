@@ -24,7 +24,8 @@ pub const ENERGY_COLUMNS: [&str; 6] = ["t", "kinetic", "gravity", "elastic", "di
 pub const ENERGY_JOINT_COLUMNS: [&str; 8] =
     ["t", "kinetic", "gravity", "elastic", "dissipated", "total", "joint_damping", "actuator_work"];
 /// Columns of `contacts.csv`: the wrench on body `a`, torque about the world origin.
-pub const CONTACT_COLUMNS: [&str; 10] = ["t", "a", "b", "fx", "fy", "fz", "tx", "ty", "tz", "area"];
+pub const CONTACT_COLUMNS: [&str; 12] =
+    ["t", "a", "b", "fx", "fy", "fz", "tx", "ty", "tz", "area", "normal_force", "slip_speed"];
 /// Columns of `joints.csv` (scenes with joints): a row per scalar joint coordinate
 /// ([`JointRow`]).
 pub const JOINT_COLUMNS: [&str; 6] =
@@ -121,7 +122,7 @@ fn set_aside(path: &Path) -> Option<PathBuf> {
 }
 
 /// A contact row as the writer thread keeps it: names, wrench on `a`, area.
-type OwnedContactRow = (Wrench, Option<f64>);
+type OwnedContactRow = (Wrench, Option<f64>, Option<(f64, f64)>);
 
 /// The rows' names as CSV text (a body's name; a pair's `a,b`), quoted where needed once
 /// rather than on every row.
@@ -264,7 +265,7 @@ impl Tables {
             Job::Contacts(t, names, rows) => {
                 let time = formatted(t);
                 let queued = &self.step_aside;
-                self.contacts.rows(&rows, |k, (wrench, area), row| {
+                self.contacts.rows(&rows, |k, (wrench, area, centre), row| {
                     Self::step_aside(queued);
                     let (f, m) = (&wrench.force, &wrench.torque);
                     row.write(&[
@@ -277,6 +278,8 @@ impl Tables {
                         Field::Num(m.y),
                         Field::Num(m.z),
                         area.map_or(Field::Empty, Field::Num),
+                        centre.map_or(Field::Empty, |c| Field::Num(c.0)),
+                        centre.map_or(Field::Empty, |c| Field::Num(c.1)),
                     ])
                 })
             }
@@ -472,13 +475,13 @@ impl SimWriter {
         wrench: &Wrench,
         area: Option<f64>,
     ) -> Result<(), OutputError> {
-        self.contacts(t, &[ContactRow { a, b, wrench: *wrench, area }])
+        self.contacts(t, &[ContactRow { a, b, wrench: *wrench, area, centre: None }])
     }
 
     /// Appends every contact in `rows` at time `t` to `contacts.csv`, in order.
     pub fn contacts(&mut self, t: f64, rows: &[ContactRow]) -> Result<(), OutputError> {
         let names = self.pair_names.fields(rows, |r| [r.a, r.b]);
-        let job = Job::Contacts(t, names, rows.iter().map(|r| (r.wrench, r.area)).collect());
+        let job = Job::Contacts(t, names, rows.iter().map(|r| (r.wrench, r.area, r.centre)).collect());
         self.send(job, rows.len())
     }
 
@@ -610,6 +613,9 @@ pub struct ContactRow<'a> {
     pub b: &'a str,
     pub wrench: Wrench,
     pub area: Option<f64>,
+    /// At the contact's centre, where the model has one: the normal force (N, ≥ 0 pressing) and
+    /// the tangential slip speed of a relative to b (m/s).
+    pub centre: Option<(f64, f64)>,
 }
 
 /// One CSV cell.

@@ -343,6 +343,7 @@ fn write_outputs(
             b: &world.bodies[c.b].name,
             wrench: c.wrench,
             area: Some(c.area.unwrap_or(0.0)),
+            centre: contact_centre(world, c, poses).map(|centre| normal_force_and_slip(c, centre, poses)),
         })
         .collect();
     writer.contacts(t, &rows)?;
@@ -434,4 +435,30 @@ impl Plots {
         app::plot_lines(&dir.join("contact_force.png"), "contact force |F| (N)", "t (s)", &forces, 900, 500)?;
         Ok(())
     }
+}
+
+/// The normal force (N, the wrench's force along the normal out of b into a) and the tangential
+/// slip speed of a relative to b (m/s) at a pair's contact centre.
+fn normal_force_and_slip(
+    c: &crate::contact::model::PairContact,
+    (point, normal): (crate::math::Point3, crate::math::Vector3),
+    poses: &[(Isometry3, Twist)],
+) -> (f64, f64) {
+    let at = |i: usize| {
+        let (pose, twist) = &poses[i];
+        twist.velocity_at(&crate::math::Point3::from(pose.translation.vector), &point)
+    };
+    let relative = at(c.a) - at(c.b);
+    let slip = relative - normal * normal.dot(&relative);
+    (c.wrench.force.dot(&normal), slip.norm())
+}
+
+/// A pair's contact centre and normal: the model's, else its surface's centre of pressure (the
+/// pressure field's: one more query of the pair, at output times only).
+fn contact_centre(
+    world: &World,
+    c: &crate::contact::model::PairContact,
+    poses: &[(Isometry3, Twist)],
+) -> Option<(crate::math::Point3, crate::math::Vector3)> {
+    c.centre.or_else(|| world.model.surface((c.a, c.b), poses).ok().flatten()?.centre_of_pressure())
 }

@@ -2,7 +2,7 @@
 //! ([`PairContact`]), and the derivatives of its generalized forces ([`PairDerivatives`]) when
 //! asked for ([`Derivatives`]).
 
-use crate::math::Wrench;
+use crate::math::{Point3, Vector3, Wrench};
 use nalgebra::SMatrix;
 use std::sync::Arc;
 
@@ -40,12 +40,21 @@ pub struct PairContact {
     /// The elastic (conservative, −∇U) part of `wrench`, for models whose energy is not given
     /// with the wrench: fixed-step runs advance U between exact evaluations by its work.
     pub elastic: Option<Wrench>,
+    /// The contact's centre and unit normal (out of b into a), where the model has them: the
+    /// point where the slip speed is measured and the direction of the normal force.
+    pub centre: Option<(Point3, Vector3)>,
 }
 
 impl PairContact {
     /// The mean wrench of an impulse model's pair over a step: `impulse` (on `a`, torque about
     /// the world origin) over `dt`; no energy, dissipation power or faces.
-    pub fn from_impulse(a: usize, b: usize, impulse: Wrench, dt: f64, area: Option<f64>) -> PairContact {
+    pub fn from_impulse(
+        a: usize,
+        b: usize,
+        impulse: Wrench,
+        dt: f64,
+        (area, centre): (Option<f64>, Option<(Point3, Vector3)>),
+    ) -> PairContact {
         PairContact {
             a,
             b,
@@ -55,6 +64,7 @@ impl PairContact {
             dissipation_power: 0.0,
             energy: Some(0.0),
             elastic: None,
+            centre,
         }
     }
 }

@@ -214,7 +214,7 @@ pub fn step(
     advance(world, y, dt, &velocity, None, |i| bodies.inverse_mass[i].is_some(), joints.as_ref());
     contacts.clear();
     for ((a, b), (force, torque)) in impulses {
-        contacts.push(PairContact::from_impulse(a, b, Wrench { force, torque }, dt, None));
+        contacts.push(PairContact::from_impulse(a, b, Wrench { force, torque }, dt, (None, None)));
     }
     if let Some(bodies) = world.non_finite_bodies(y) {
         return Err(DynamicsError::NonFinite { t: t + dt, bodies });

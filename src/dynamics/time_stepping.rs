@@ -328,7 +328,8 @@ pub fn step(
             continue;
         }
         let area = Some(c.geometry.moments.gradient.norm());
-        contacts.push(PairContact::from_impulse(c.a, c.b, Wrench { force, torque }, dt, area));
+        let centre = Some((origin, c.geometry.patch.normal));
+        contacts.push(PairContact::from_impulse(c.a, c.b, Wrench { force, torque }, dt, (area, centre)));
     }
     constraints.clear();
     BUFFERS.with_borrow_mut(|b| (b.built, b.constraints) = (built, constraints));

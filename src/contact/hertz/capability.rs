@@ -81,6 +81,7 @@ impl ForceModel for HertzModel {
             dissipation_power: c.dissipation_power,
             energy: Some(c.energy),
             elastic: None,
+            centre: Some((c.point, -c.normal)),
         };
         // Damping and friction stay explicit (no velocity Jacobian); the stiffness is in closed
         // form (stiffness.rs).

@@ -90,6 +90,8 @@ impl ForceModel for PressureFieldModel {
             dissipation_power: r.dissipation_power,
             energy: None,
             elastic: Some(r.elastic),
+            // (At output times from the surface: ContactSurface::centre_of_pressure.)
+            centre: None,
         };
         Ok(Some((contact, j.map(|d| Arc::new(PairDerivatives { velocity: d.0, pose: d.1 })))))
     }
