@@ -1,7 +1,8 @@
 //! Geometry: shapes, triangle surface meshes, tetrahedral meshes, bounding-volume hierarchies,
-//! clipping, convex polytopes and their exact intersections, mesh files and the meshers that
-//! turn shapes into meshes.
+//! the broad phase over bounding boxes, clipping, convex polytopes and their exact intersections,
+//! mesh files and the meshers that turn shapes into meshes.
 
+pub mod broad_phase;
 pub mod bvh;
 pub mod clip;
 pub mod convex_hull;

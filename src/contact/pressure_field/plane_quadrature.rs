@@ -14,8 +14,11 @@ use super::traction::{Accumulator, Kinetics, add_derivatives, contact_law};
 use crate::field::LinearField;
 use crate::math::{Plane, Point3, Vector3};
 
+/// The rule points a [`PlaneQuadrature`] keeps until its query ends: (s, t, p0 there, weight).
+pub type RulePoints = smallvec::SmallVec<[(f64, f64, f64, f64); 64]>;
+
 /// Per-query constants and the running sums in plane coordinates.
-pub struct PlaneQuadrature {
+pub struct PlaneQuadrature<'a> {
     /// The plane's point o (the primary's origin projected on it) and basis, e1 × e2 = n̂.
     origin: Point3,
     e1: Vector3,
@@ -28,8 +31,9 @@ pub struct PlaneQuadrature {
     vt: Vector3,
     /// The rule points of the polygons added so far, (s, t, p0 there, weight), integrated when
     /// the query ends: one tight loop whose points' square roots and divisions overlap (per
-    /// polygon, each waited on the last).
-    points: smallvec::SmallVec<[(f64, f64, f64, f64); 64]>,
+    /// polygon, each waited on the last). Borrowed from the caller, who keeps it on its stack:
+    /// held inline, its 2 kB were copied with every move of this value.
+    points: &'a mut RulePoints,
     /// Sums in plane components: force; torque about o; ∫p0 dA and ∫(s, t) p0 dA; dissipated
     /// power; area; polygons.
     force: Vector3,
@@ -41,9 +45,10 @@ pub struct PlaneQuadrature {
     polygons: usize,
 }
 
-impl PlaneQuadrature {
-    /// For polygons in `plane` (unit normal, pointing from the secondary into the primary).
-    pub fn new(plane: &Plane, kin: &Kinetics) -> PlaneQuadrature {
+impl<'a> PlaneQuadrature<'a> {
+    /// For polygons in `plane` (unit normal, pointing from the secondary into the primary), with
+    /// `points` (emptied) to keep the rule points in.
+    pub fn new(plane: &Plane, kin: &Kinetics, points: &'a mut RulePoints) -> PlaneQuadrature<'a> {
         let n = plane.normal;
         let (e1, e2) = plane_basis(&n, &kin.reference);
         let origin = Point3::from(n * plane.offset);
@@ -56,7 +61,10 @@ impl PlaneQuadrature {
             v0: local(kin.u + kin.w.cross(&origin.coords)),
             vs: local(kin.w.cross(&e1)),
             vt: local(kin.w.cross(&e2)),
-            points: smallvec::SmallVec::new(),
+            points: {
+                points.clear();
+                points
+            },
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
             int_p: 0.0,
@@ -89,7 +97,7 @@ impl PlaneQuadrature {
     /// Integrates the tractions at the points kept, and adds the sums to `acc` in the primary's
     /// frame (torques about its origin).
     pub fn finish(mut self, kin: &Kinetics, acc: &mut Accumulator) {
-        for &(s, t, q0, weight) in &self.points {
+        for &(s, t, q0, weight) in self.points.iter() {
             let v = self.v0 + self.vs * s + self.vt * t;
             let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
             let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
@@ -150,7 +158,8 @@ mod tests {
                 stiffness: true,
             };
             let (mut ours, mut theirs) = (Accumulator::default(), Accumulator::default());
-            let mut quadrature = PlaneQuadrature::new(&plane, &kin);
+            let mut points = RulePoints::new();
+            let mut quadrature = PlaneQuadrature::new(&plane, &kin, &mut points);
             let mut bases = BasisCache::default();
             for _ in 0..200 {
                 let centre = Point3::from(n * (0.4 + 0.05 * rnd()))

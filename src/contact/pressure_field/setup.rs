@@ -11,6 +11,7 @@ use super::query::{
 };
 use crate::contact::surface::ContactSurface;
 use crate::contact::{self, ContactBody, ContactSpec, PairFilter};
+use crate::geometry::broad_phase::broad_phase;
 use crate::math::{Isometry3, Point3, Twist};
 
 /// A body failed to build: which one, and why.
@@ -89,18 +90,35 @@ impl PressureFieldModel {
         Ok(PressureFieldModel { bodies, options, pairs, kept })
     }
 
-    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order.
+    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order: the bodies
+    /// with bounds by sweep and prune ([`broad_phase`]); a half space with every body whose
+    /// bounds reach below its surface ([`PfBody::above_half_space`]: a body wholly above it
+    /// meets it nowhere), any other body without bounds with every body.
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
         let bounds: smallvec::SmallVec<[_; 8]> =
             self.bodies.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
-        self.pairs
-            .iter()
-            .copied()
-            .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
-                (Some((la, ha)), Some((lb, hb))) => (0..3).all(|k| la[k] <= hb[k] && lb[k] <= ha[k]),
-                _ => true,
-            })
-            .collect()
+        let bounded: smallvec::SmallVec<[usize; 8]> = (0..bounds.len()).filter(|&i| bounds[i].is_some()).collect();
+        let boxes: Vec<(Point3, Point3)> = bounded.iter().filter_map(|&i| bounds[i]).collect();
+        let mut out: Vec<(usize, usize)> =
+            broad_phase(&boxes).into_iter().map(|(i, j)| (bounded[i], bounded[j])).collect();
+        for (i, bi) in bounds.iter().enumerate() {
+            if bi.is_some() {
+                continue;
+            }
+            for (j, bj) in bounds.iter().enumerate() {
+                let apart = match bj {
+                    // Two bodies without bounds: the pair once, from its first.
+                    None => j <= i,
+                    Some(b) => self.bodies[i].above_half_space(&poses[i].0, b),
+                };
+                if !apart {
+                    out.push((i.min(j), i.max(j)));
+                }
+            }
+        }
+        out.retain(|pair| self.pairs.binary_search(pair).is_ok());
+        out.sort_unstable();
+        out
     }
 
     fn state(&self, i: usize, poses: &[(Isometry3, Twist)]) -> BodyState<'_> {
