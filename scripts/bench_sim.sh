@@ -10,7 +10,8 @@
 # (../shared/anchors/mujoco_sim.py) takes the best of three fresh runs of
 # mj_step(m, d, nstep=1000) itself; it runs before and after ours, and the better of its two
 # figures is the one compared (the machine's other load only ever slows a run down). Ours:
-# `contactlab simulate SCENE --quiet --no-output` after a warm-up, best of three of the
+# `contactlab simulate SCENE --quiet --no-output` with `output_dt = 1e9` (one row at the end,
+# no energies sampled between), after a warm-up, best of three of the
 # summary's "without outputs" real-time factor (the integration alone: the clock starts after
 # the scene is built and meshed, as the anchors' timed regions start after their models are
 # built). Drake's anchor (drake_sim.py) runs once: it is 10-100x slower than either.
@@ -51,11 +52,20 @@ cargo build --release >&2
 echo "bench_sim: MuJoCo (before ours)" >&2
 "$anchors/run.sh" mujoco_sim.py > "$work/mujoco1.txt"
 
+# The scene at $1 with one output row at the end: outputs off (the anchors write none and
+# compute no energies between; --no-output alone keeps sampling every output_dt).
+quiet_copy() {
+  local file=$1 out=$2
+  awk '{print} /^\[sim\]/ {print "output_dt = 1e9"}' "$file" > "$out"
+}
+
 # Best of three runs after a warm-up; prints the real-time factor without outputs and the
 # final height of body b0.
 measure() {
-  local file=$1 name best=0
-  name=$(basename "$file" .toml)
+  local name best=0
+  name=$(basename "$1" .toml)
+  quiet_copy "$1" "$work/$name.quiet.toml"
+  local file=$work/$name.quiet.toml
   "$bin" simulate "$file" --out "$work/$name" --quiet --no-output > /dev/null 2>> "$work/stderr.txt"
   for k in 1 2 3; do
     line=$("$bin" simulate "$file" --out "$work/$name" --quiet --no-output 2>> "$work/stderr.txt")
@@ -121,12 +131,6 @@ if e8:
 PY
 
 [ "$outputs" = 1 ] || exit 0
-
-# The scene at $1 with one output row at the end.
-quiet_copy() {
-  local file=$1 out=$2
-  awk '{print} /^\[sim\]/ {print "output_dt = 1e9"}' "$file" > "$out"
-}
 
 # What the outputs cost: runs as written (a row every output_dt) and with outputs off,
 # alternating, 31 of each. The wall time is the whole command's (setup, the run, and the

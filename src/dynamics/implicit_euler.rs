@@ -13,10 +13,10 @@
 //! Euler.
 
 use super::error::DynamicsError;
-use super::group_solve::{Groups, Weights, gyroscopic_with, set_velocity_and_advance};
+use super::group_solve::{BodyInertia, Groups, Weights, gyroscopic_with, set_velocity_and_advance};
 use super::world::World;
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
-use crate::math::{Matrix3, Vector3};
+use crate::math::Vector3;
 use nalgebra::Matrix6;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -125,9 +125,6 @@ impl DerivativeCache {
 
 /// A free body's (linear, angular) velocity, or a change of it, or a residual.
 type BodyVelocity = (Vector3, Vector3);
-
-/// A free body's mass, world inertia and its inverse (`None`: singular) at a step's start.
-type BodyInertia = (f64, Matrix3, Option<Matrix3>);
 
 /// What one step took.
 #[derive(Clone, Copy, Debug, Default)]
@@ -272,20 +269,16 @@ pub fn step(
         }
         let weights = Weights { damping: dt, stiffness: dt * dt };
         let rhs = |k: usize| (-residual[k].0, -residual[k].1);
-        let delta = match Groups::new(world, &loads).with_corrections(corrections).solve(
-            world,
-            (t, start),
-            &loads,
-            weights,
-            rhs,
-        ) {
-            // The secant corrections made the matrix singular: the derivatives alone.
-            Err(_) if corrections.iter().any(|c| *c != Matrix6::zeros()) => {
-                corrections.iter_mut().for_each(|c| *c = Matrix6::zeros());
-                Groups::new(world, &loads).solve(world, (t, start), &loads, weights, rhs)?
-            }
-            result => result?,
-        };
+        let groups = || Groups::new(world, &loads).with_inertia(inertia);
+        let delta =
+            match groups().with_corrections(corrections).solve(world, (t, start), &loads, weights, rhs) {
+                // The secant corrections made the matrix singular: the derivatives alone.
+                Err(_) if corrections.iter().any(|c| *c != Matrix6::zeros()) => {
+                    corrections.iter_mut().for_each(|c| *c = Matrix6::zeros());
+                    groups().solve(world, (t, start), &loads, weights, rhs)?
+                }
+                result => result?,
+            };
         // Newton's error after this update is about η·|δ|, η = θ/(1 − θ) with θ the rate at
         // which updates shrink: measured from two full updates of this step, else carried
         // over from earlier steps (as Hairer & Wanner's RADAU5 does), so that a step whose

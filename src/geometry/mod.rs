@@ -1,8 +1,7 @@
 //! Geometry: shapes, triangle surface meshes, tetrahedral meshes, bounding-volume hierarchies,
-//! the broad phase over bounding boxes, clipping, convex polytopes and their exact intersections,
-//! mesh files and the meshers that turn shapes into meshes.
+//! clipping, convex polytopes and their exact intersections, mesh files and the meshers that
+//! turn shapes into meshes.
 
-pub mod broad_phase;
 pub mod bvh;
 pub mod clip;
 pub mod convex_hull;

@@ -1,5 +1,6 @@
 //! Hertz point contact with MPR collision detection (the Modia3D model).
 
+pub mod broad_phase;
 mod capability;
 pub mod collision_error;
 pub mod contact_geometry;
@@ -16,7 +17,7 @@ pub mod settings;
 pub mod setup;
 pub mod stiffness;
 
-pub use crate::geometry::broad_phase::broad_phase;
+pub use broad_phase::broad_phase;
 pub use collision_error::{Body, HertzGeometryError, MprError};
 pub use contacts::HertzModel;
 pub use convex_shape::ConvexShape;

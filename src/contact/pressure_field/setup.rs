@@ -2,6 +2,7 @@
 //! options and the pairs that can touch.
 
 use super::body::{Compliance, ContactProperties, PfBody};
+use super::broad_phase::PairIndex;
 use super::error::PressureFieldError;
 use super::pair::BodyState;
 use super::plane_cache::PlaneCache;
@@ -11,7 +12,6 @@ use super::query::{
 };
 use crate::contact::surface::ContactSurface;
 use crate::contact::{self, ContactBody, ContactSpec, PairFilter};
-use crate::geometry::broad_phase::broad_phase;
 use crate::math::{Isometry3, Point3, Twist};
 
 /// A body failed to build: which one, and why.
@@ -28,7 +28,7 @@ pub struct PressureFieldModel {
     pub bodies: Vec<PfBody>,
     pub options: QueryOptions,
     /// Pairs (a < b) that can touch: not both fixed, not both rigid; ascending.
-    pairs: Vec<(usize, usize)>,
+    pairs: PairIndex,
     /// Each pair's cells near a half space's plane, kept from its last query.
     kept: Vec<PlaneCache>,
 }
@@ -87,38 +87,14 @@ impl PressureFieldModel {
             }
         }
         let kept = vec![PlaneCache::default(); pairs.len()];
+        let pairs = PairIndex::new(&bodies, pairs);
         Ok(PressureFieldModel { bodies, options, pairs, kept })
     }
 
-    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order: the bodies
-    /// with bounds by sweep and prune ([`broad_phase`]); a half space with every body whose
-    /// bounds reach below its surface ([`PfBody::above_half_space`]: a body wholly above it
-    /// meets it nowhere), any other body without bounds with every body.
+    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order (a half
+    /// space: the bodies whose bounds reach below its surface; [`PairIndex::candidates`]).
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        let bounds: smallvec::SmallVec<[_; 8]> =
-            self.bodies.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
-        let bounded: smallvec::SmallVec<[usize; 8]> = (0..bounds.len()).filter(|&i| bounds[i].is_some()).collect();
-        let boxes: Vec<(Point3, Point3)> = bounded.iter().filter_map(|&i| bounds[i]).collect();
-        let mut out: Vec<(usize, usize)> =
-            broad_phase(&boxes).into_iter().map(|(i, j)| (bounded[i], bounded[j])).collect();
-        for (i, bi) in bounds.iter().enumerate() {
-            if bi.is_some() {
-                continue;
-            }
-            for (j, bj) in bounds.iter().enumerate() {
-                let apart = match bj {
-                    // Two bodies without bounds: the pair once, from its first.
-                    None => j <= i,
-                    Some(b) => self.bodies[i].above_half_space(&poses[i].0, b),
-                };
-                if !apart {
-                    out.push((i.min(j), i.max(j)));
-                }
-            }
-        }
-        out.retain(|pair| self.pairs.binary_search(pair).is_ok());
-        out.sort_unstable();
-        out
+        self.pairs.candidates(&self.bodies, poses)
     }
 
     fn state(&self, i: usize, poses: &[(Isometry3, Twist)]) -> BodyState<'_> {
@@ -135,7 +111,7 @@ impl PressureFieldModel {
         stiffness: bool,
     ) -> Result<(PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
-        let kept = self.pairs.binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
+        let kept = self.pairs.pairs().binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
         match refs {
             Some(refs) => {
                 let (w, derivatives) =
