@@ -14,7 +14,7 @@
 
 use super::error::DynamicsError;
 use super::group_solve::{BodyInertia, Groups, Weights, gyroscopic_with, set_velocity_and_advance};
-use super::world::World;
+use super::world::{Loads, World};
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
 use crate::math::Vector3;
 use nalgebra::Matrix6;
@@ -90,6 +90,8 @@ struct StepBuffers {
     /// Each free body's secant correction of Newton's matrix since its derivatives were last
     /// taken ([`broyden_update`]).
     corrections: Vec<Matrix6<f64>>,
+    /// The loads at the current iterate.
+    loads: Loads,
 }
 
 impl Default for DerivativeCache {
@@ -148,7 +150,8 @@ pub fn step(
 ) -> Result<StepReport, DynamicsError> {
     cache.age();
     let mut buffers = std::mem::take(&mut cache.buffers);
-    let StepBuffers { start, gyro, inertia, dv, residual, from, direction, corrections } = &mut buffers;
+    let StepBuffers { start, gyro, inertia, dv, residual, from, direction, corrections, loads } =
+        &mut buffers;
     corrections.clear();
     corrections.resize(world.coords.free_blocks().len(), Matrix6::zeros());
     start.clear();
@@ -210,7 +213,8 @@ pub fn step(
         }
         let fresh = cache.pairs.is_empty();
         let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| Arc::clone(d));
-        let loads = world.loads_with_known_derivatives(t + dt, y, Derivatives::VelocityAndPose, known)?;
+        world.loads_into(t + dt, y, Derivatives::VelocityAndPose, known, loads)?;
+        let loads = &*loads;
         report.evaluations += 1;
         for (a, b, d) in &loads.derivatives {
             cache.pairs.entry((*a, *b)).or_insert((Arc::clone(d), 0));

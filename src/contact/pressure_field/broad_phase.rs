@@ -80,3 +80,89 @@ impl PairIndex {
 fn overlap(x: &Bounds, y: &Bounds) -> bool {
     (0..3).all(|k| x.0[k] <= y.1[k] && y.0[k] <= x.1[k])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::pressure_field::{Compliance, ContactProperties};
+    use crate::geometry::Shape;
+    use crate::math::{UnitQuaternion, Vector3};
+
+    /// Over random piles of boxes and spheres beside two tilted half spaces (the sweep's path)
+    /// and a small scene (the one-by-one path), the candidates are the allowed pairs whose
+    /// boxes overlap, every pair of a half space whose box reaches below its surface among
+    /// them; and every pair left out has no contact polygon.
+    #[test]
+    fn candidates_are_the_overlapping_allowed_pairs() {
+        use proptest::prelude::RngExt;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut rnd = move || rng.random::<f64>();
+        let compliant = ContactProperties {
+            compliance: Compliance::Compliant { modulus: 1e6, resolution: Some(0.04), slab_thickness: None },
+            dissipation: 0.0,
+            friction: 0.0,
+        };
+        let rigid = ContactProperties {
+            compliance: Compliance::Rigid { resolution: None },
+            dissipation: 0.0,
+            friction: 0.0,
+        };
+        let cube = Shape::Box { size: [0.1, 0.1, 0.1] };
+        let ball = Shape::Sphere { radius: 0.05 };
+        for (count, trials) in [(24, 40), (3, 200)] {
+            let mut bodies = vec![PfBody::new(&Shape::HalfSpace, &rigid).unwrap()];
+            bodies.push(PfBody::new(&Shape::HalfSpace, &rigid).unwrap());
+            for k in 0..count {
+                bodies.push(PfBody::new(if k % 3 == 0 { &ball } else { &cube }, &compliant).unwrap());
+            }
+            let n = bodies.len();
+            // Every pair but two rigid ones, and one pair left out (a scene's exclusion).
+            let pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .filter(|&p| p != (0, 1) && p != (2, 3))
+                .collect();
+            let index = PairIndex::new(&bodies, pairs.clone());
+            for _ in 0..trials {
+                let mut poses: Vec<(Isometry3, Twist)> = (0..n)
+                    .map(|_| {
+                        let x = Vector3::new(rnd(), rnd(), rnd() * 0.3) * 0.5;
+                        let q = UnitQuaternion::from_euler_angles(rnd() * 6.0, rnd() * 6.0, rnd() * 6.0);
+                        (Isometry3::from_parts(x.into(), q), Twist::default())
+                    })
+                    .collect();
+                // Two gently tilted grounds near z = 0.
+                for h in 0..2 {
+                    let q = UnitQuaternion::from_euler_angles(0.2 * (rnd() - 0.5), 0.2 * (rnd() - 0.5), 0.0);
+                    poses[h].0 = Isometry3::from_parts(Vector3::new(0.0, 0.0, 0.05 * rnd()).into(), q);
+                }
+                let ours = index.candidates(&bodies, &poses);
+                let bounds: Vec<_> = bodies.iter().zip(&poses).map(|(b, (p, _))| b.world_bounds(p)).collect();
+                let expected: Vec<(usize, usize)> = pairs
+                    .iter()
+                    .copied()
+                    .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
+                        (Some(x), Some(y)) => overlap(x, y),
+                        (None, Some(y)) => !bodies[a].above_half_space(&poses[a].0, y),
+                        _ => true,
+                    })
+                    .collect();
+                assert_eq!(ours, expected);
+                for &(a, b) in pairs.iter().filter(|p| !ours.contains(p)) {
+                    let state = |i: usize| crate::contact::pressure_field::BodyState {
+                        body: &bodies[i],
+                        pose: poses[i].0,
+                        twist: Twist::default(),
+                    };
+                    let touching = crate::contact::pressure_field::evaluate_pair(
+                        state(a),
+                        state(b),
+                        &Default::default(),
+                    )
+                    .unwrap();
+                    assert_eq!(touching.faces, 0, "pair ({a}, {b}) left out, yet it touches");
+                }
+            }
+        }
+    }
+}
