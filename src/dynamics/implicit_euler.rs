@@ -273,16 +273,16 @@ pub fn step(
         }
         let weights = Weights { damping: dt, stiffness: dt * dt };
         let rhs = |k: usize| (-residual[k].0, -residual[k].1);
-        let groups = || Groups::new(world, &loads).with_inertia(inertia);
-        let delta =
-            match groups().with_corrections(corrections).solve(world, (t, start), &loads, weights, rhs) {
-                // The secant corrections made the matrix singular: the derivatives alone.
-                Err(_) if corrections.iter().any(|c| *c != Matrix6::zeros()) => {
-                    corrections.iter_mut().for_each(|c| *c = Matrix6::zeros());
-                    groups().solve(world, (t, start), &loads, weights, rhs)?
-                }
-                result => result?,
-            };
+        let groups = || Groups::new(world, loads).with_inertia(inertia);
+        let delta = match groups().with_corrections(corrections).solve(world, (t, start), loads, weights, rhs)
+        {
+            // The secant corrections made the matrix singular: the derivatives alone.
+            Err(_) if corrections.iter().any(|c| *c != Matrix6::zeros()) => {
+                corrections.iter_mut().for_each(|c| *c = Matrix6::zeros());
+                groups().solve(world, (t, start), loads, weights, rhs)?
+            }
+            result => result?,
+        };
         // Newton's error after this update is about η·|δ|, η = θ/(1 − θ) with θ the rate at
         // which updates shrink: measured from two full updates of this step, else carried
         // over from earlier steps (as Hairer & Wanner's RADAU5 does), so that a step whose

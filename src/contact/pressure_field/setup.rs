@@ -92,7 +92,7 @@ impl PressureFieldModel {
     }
 
     /// The pairs that can touch whose world bounds overlap at `poses`, in pair order (a half
-    /// space: the bodies whose bounds reach below its surface; [`PairIndex::candidates`]).
+    /// space: the bodies whose bounds reach below its surface; swept along x from 32 pairs).
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
         self.pairs.candidates(&self.bodies, poses)
     }
