@@ -242,11 +242,13 @@ impl GroupSystem<'_, '_> {
                 if self.groups.slot[body] != k {
                     continue;
                 }
+                let velocity = d.velocity.fixed_view::<6, 6>(bi, bi);
+                let pose = stiffness.map(|m| m.fixed_view::<6, 6>(bi, bi));
                 for c in 0..6 {
                     for r in 0..6 {
-                        let mut entry = d.velocity[(bi + r, bi + c)] * (-dt);
-                        if let Some(m) = stiffness {
-                            entry -= m[(bi + r, bi + c)] * stiffness_weight;
+                        let mut entry = velocity[(r, c)] * (-dt);
+                        if let Some(m) = &pose {
+                            entry -= m[(r, c)] * stiffness_weight;
                         }
                         a[(r, c)] += entry;
                     }

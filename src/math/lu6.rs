@@ -3,55 +3,65 @@
 //! The same operations in the same order as nalgebra's `LU::new(a).solve(&b)` (pivot: the
 //! first entry of largest magnitude; a column without one is skipped; multipliers scaled by the
 //! pivot's reciprocal; unit lower then upper triangular substitution), so the result is bit for
-//! bit nalgebra's, without the cost of its generic views (a resting body's Newton solve).
+//! bit nalgebra's, without the cost of its generic views (a resting body's Newton solve). The
+//! right-hand side's rows are swapped as the pivots are found, as nalgebra's solve applies
+//! the same swaps in the same order before it substitutes.
 
 use nalgebra::{Matrix6, Vector6};
 
-/// The solution x of a·x = b; `None` when the upper factor has a zero on its diagonal.
+/// The solution x of a·x = b; `None` when the upper factor has a zero on its diagonal. (Loops
+/// over fixed ranges with the triangles' bounds as tests inside: unrolled whole.)
 pub fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
     // Columns of plain arrays: m[c][r] is a(r, c).
     let mut m: [[f64; 6]; 6] = a.data.0;
     let mut x: [f64; 6] = b.data.0[0];
-    let mut swaps = [0usize; 6];
     for i in 0..6 {
         let (mut piv, mut largest) = (i, m[i][i].abs());
-        for r in i + 1..6 {
-            let v = m[i][r].abs();
-            if v > largest {
-                (piv, largest) = (r, v);
+        for r in 0..6 {
+            if r > i {
+                let v = m[i][r].abs();
+                if v > largest {
+                    (piv, largest) = (r, v);
+                }
             }
         }
         let diag = m[i][piv];
         if diag == 0.0 {
-            swaps[i] = i;
             continue;
         }
-        swaps[i] = piv;
         if piv != i {
             for column in &mut m {
-                column.swap(i, piv);
+                let (p, q) = (column[i], column[piv % 6]);
+                column[i] = q;
+                column[piv % 6] = p;
             }
+            let (p, q) = (x[i], x[piv % 6]);
+            x[i] = q;
+            x[piv % 6] = p;
         }
         let inv = 1.0 / diag;
-        let (left, right) = m.split_at_mut(i + 1);
-        let multipliers = &mut left[i];
-        for value in &mut multipliers[i + 1..] {
-            *value *= inv;
+        for r in 0..6 {
+            if r > i {
+                m[i][r] *= inv;
+            }
         }
-        for column in right {
-            let p = column[i];
-            for r in i + 1..6 {
-                column[r] -= p * multipliers[r];
+        for c in 0..6 {
+            if c > i {
+                let p = m[c][i];
+                for r in 0..6 {
+                    if r > i {
+                        m[c][r] -= p * m[i][r];
+                    }
+                }
             }
         }
     }
-    for (i, &piv) in swaps.iter().enumerate() {
-        x.swap(i, piv);
-    }
-    for i in 0..5 {
+    for i in 0..6 {
         let coeff = x[i];
-        for r in i + 1..6 {
-            x[r] -= coeff * m[i][r];
+        for r in 0..6 {
+            if r > i {
+                x[r] -= coeff * m[i][r];
+            }
         }
     }
     for i in (0..6).rev() {
@@ -61,8 +71,10 @@ pub fn solve6(a: Matrix6<f64>, b: Vector6<f64>) -> Option<Vector6<f64>> {
         }
         let coeff = x[i] / diag;
         x[i] = coeff;
-        for r in 0..i {
-            x[r] -= coeff * m[i][r];
+        for r in 0..6 {
+            if r < i {
+                x[r] -= coeff * m[i][r];
+            }
         }
     }
     Some(Vector6::from(x))
