@@ -256,7 +256,7 @@ impl GroupSystem<'_, '_> {
             }
         }
         if let Some(correction) = self.groups.corrections.map(|c| &c[k])
-            && *correction != Matrix6::zeros()
+            && !is_zero(correction)
         {
             a += correction;
         }
@@ -313,7 +313,7 @@ impl GroupSystem<'_, '_> {
         }
         if let Some(corrections) = self.groups.corrections {
             for (l, &k) in self.bodies.iter().enumerate() {
-                if corrections[k] != Matrix6::zeros() {
+                if !is_zero(&corrections[k]) {
                     for c in 0..6 {
                         for r in 0..6 {
                             a[(6 * l + r, 6 * l + c)] += corrections[k][(r, c)];
@@ -324,6 +324,13 @@ impl GroupSystem<'_, '_> {
         }
         (a, b)
     }
+}
+
+/// Whether every entry of `m` is zero (as `*m == Matrix6::zeros()`, over the plain array:
+/// nalgebra's comparison walks its generic iterators, a tenth of a one-body solve).
+#[inline]
+fn is_zero(m: &Matrix6<f64>) -> bool {
+    m.as_slice().iter().all(|&x| x == 0.0)
 }
 
 /// Gyroscopic torque ω × I·ω of free body `i` at state `y` (world frame).
