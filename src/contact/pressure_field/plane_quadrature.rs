@@ -97,17 +97,23 @@ impl<'a> PlaneQuadrature<'a> {
     /// Integrates the tractions at the points kept, and adds the sums to `acc` in the primary's
     /// frame (torques about its origin).
     pub fn finish(mut self, kin: &Kinetics, acc: &mut Accumulator) {
+        // The sums in locals (registers), added point by point in order as into the fields.
+        let (mut force, mut torque, mut power) = (self.force, self.torque, self.power);
+        let (mut int_p, mut int_xp) = (self.int_p, self.int_xp);
+        let (v0, vs, vt) = (self.v0, self.vs, self.vt);
         for &(s, t, q0, weight) in self.points.iter() {
-            let v = self.v0 + self.vs * s + self.vt * t;
+            let v = v0 + vs * s + vt * t;
             let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
             let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
-            self.force += traction;
-            self.torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
-            self.power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
-            self.int_p += q0 * weight;
-            self.int_xp.0 += s * q0 * weight;
-            self.int_xp.1 += t * q0 * weight;
+            force += traction;
+            torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
+            power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
+            int_p += q0 * weight;
+            int_xp.0 += s * q0 * weight;
+            int_xp.1 += t * q0 * weight;
         }
+        (self.force, self.torque, self.power, self.int_p, self.int_xp) =
+            (force, torque, power, int_p, int_xp);
         let world = |v: &Vector3| self.e1 * v.x + self.e2 * v.y + self.n * v.z;
         let o = self.origin.coords;
         let force = world(&self.force);
