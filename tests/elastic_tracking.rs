@@ -90,3 +90,47 @@ contact = { compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 0
         1e-3,
     );
 }
+
+/// A run whose every output takes the exact energy tracks none between its outputs (implicit
+/// Euler): each of its rows equals, bit for bit, the row at the same time of a run that tracks
+/// between exact rows (states and exact energies), and it reports no correction.
+#[test]
+fn outputs_that_are_all_exact_need_no_tracking_between_them() {
+    let scene = |output_dt: f64| {
+        format!(
+            r#"
+[model]
+kind = "pressure_field"
+[sim]
+duration = 0.6
+output_dt = {output_dt}
+[[body]]
+name = "ground"
+fixed = true
+shape = {{ type = "halfspace" }}
+contact = {{ compliance = "rigid", friction = 0.5 }}
+[[body]]
+name = "b0"
+mass = 1.0
+position = [0.0, 0.0, 0.07]
+orientation = [0.9993908270190958, 0.03489949670250097, 0.0, 0.0]
+angular_velocity = [0.0, 0.0, 2.0]
+shape = {{ type = "box", size = [0.1, 0.1, 0.1] }}
+contact = {{ compliance = "compliant", hydroelastic_modulus = 1e6, resolution = 0.02, dissipation = 1.0, friction = 0.5 }}
+"#
+        )
+    };
+    // Outputs every 0.1 s (exact_energy_dt's default): all exact, untracked between.
+    let (sparse, correction) = rows(&scene(0.1));
+    // Outputs every 10 ms: tracked between the exact rows every 0.1 s.
+    let (dense, dense_correction) = rows(&scene(0.01));
+    assert_eq!(sparse.len(), 7);
+    assert!(dense_correction > 0.0, "the dense run must track, or this test checks nothing");
+    assert_eq!(correction, 0.0);
+    assert!(sparse.iter().any(|r| r.2 > 1e-3), "the box must reach a real contact");
+    for row in &sparse {
+        let same_time = dense.iter().find(|d| d.0 == row.0).expect("a dense row at each sparse row's time");
+        assert_eq!(row.1, same_time.1, "the motion at t = {}", row.0);
+        assert_eq!(row.2, same_time.2, "the elastic energy at t = {}", row.0);
+    }
+}

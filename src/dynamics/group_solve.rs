@@ -5,8 +5,11 @@
 
 use super::error::DynamicsError;
 use super::world::{Loads, World};
-use crate::math::Vector3;
-use nalgebra::Matrix6;
+use crate::math::{Matrix3, Vector3, solve6};
+use nalgebra::{Matrix6, Vector6};
+
+/// A free body's mass, world inertia and its inverse (`None`: singular) at a step's start.
+pub type BodyInertia = (f64, Matrix3, Option<Matrix3>);
 
 /// The factors of the contact derivatives in the matrix: dt for ∂Q/∂V, and dt² for ∂Q/∂X when
 /// positions are implicit (0 to leave the stiffness out).
@@ -34,6 +37,9 @@ pub struct Groups<'w> {
     /// Per free body, a correction added to its diagonal block of the matrix (a quasi-Newton
     /// update between evaluations of the derivatives); none by default.
     corrections: Option<&'w [Matrix6<f64>]>,
+    /// Per free body, its world inertia at the state the solve is given, when the caller has
+    /// it already; else computed from that state.
+    inertia: Option<&'w [BodyInertia]>,
 }
 
 /// Index lists of a step's groups: on the stack for scenes of a few bodies (a step builds them
@@ -54,7 +60,16 @@ impl<'w> Groups<'w> {
                 .collect();
             let (members, member_ends) = (smallvec::smallvec![0], smallvec::smallvec![1]);
             let pair_ends = smallvec::smallvec![pairs.len()];
-            return Groups { free, slot, members, member_ends, pairs, pair_ends, corrections: None };
+            return Groups {
+                free,
+                slot,
+                members,
+                member_ends,
+                pairs,
+                pair_ends,
+                corrections: None,
+                inertia: None,
+            };
         }
         let joins = |&(a, b, _): &(usize, usize, _)| slot[a] != usize::MAX && slot[b] != usize::MAX;
         // Each free body's group number, groups in the order of their smallest member: without
@@ -90,12 +105,18 @@ impl<'w> Groups<'w> {
             .collect();
         let (members, member_ends) = sort_by_group(count, group.iter().map(|&g| Some(g)));
         let (pairs, pair_ends) = sort_by_group(count, pair_group.into_iter());
-        Groups { free, slot, members, member_ends, pairs, pair_ends, corrections: None }
+        Groups { free, slot, members, member_ends, pairs, pair_ends, corrections: None, inertia: None }
     }
 
     /// The groups with `corrections` (one per free body) added to the bodies' diagonal blocks.
     pub fn with_corrections(self, corrections: &'w [Matrix6<f64>]) -> Groups<'w> {
         Groups { corrections: Some(corrections), ..self }
+    }
+
+    /// The groups with each free body's mass and world inertia at the state given to
+    /// [`Groups::solve`] (one per free body), instead of computing them there.
+    pub fn with_inertia(self, inertia: &'w [BodyInertia]) -> Groups<'w> {
+        Groups { inertia: Some(inertia), ..self }
     }
 
     /// Each group's members and pairs.
@@ -131,8 +152,8 @@ impl<'w> Groups<'w> {
             // A body alone (a box resting on the ground) is solved in a fixed-size matrix, with
             // the same arithmetic as the general one.
             let solved = if bodies.len() == 1 {
-                let (a, b) = system.assemble(nalgebra::U6, &rhs);
-                a.lu().solve(&b).map(|x| store(x.as_slice()))
+                let (a, b) = system.assemble_one(&rhs);
+                solve6(a, b).map(|x| store(x.as_slice()))
             } else {
                 let (a, b) = system.assemble(nalgebra::Dyn(6 * bodies.len()), &rhs);
                 a.lu().solve(&b).map(|x| store(x.as_slice()))
@@ -188,6 +209,60 @@ struct GroupSystem<'a, 'w> {
 }
 
 impl GroupSystem<'_, '_> {
+    /// Free body `k`'s mass and world inertia.
+    fn inertia(&self, k: usize) -> (f64, Matrix3) {
+        let i = self.groups.free[k];
+        match self.groups.inertia {
+            Some(inertia) => (inertia[k].0, inertia[k].1),
+            None => (self.world.bodies[i].mass, self.world.world_inertia(i, self.y)),
+        }
+    }
+
+    /// [`GroupSystem::assemble`] for a group of one body, in fixed-size arrays: the same entries
+    /// from the same operations (its pairs' other bodies are fixed, so only its own diagonal
+    /// blocks count).
+    fn assemble_one(&self, rhs: &impl Fn(usize) -> (Vector3, Vector3)) -> (Matrix6<f64>, Vector6<f64>) {
+        let Weights { damping: dt, stiffness: stiffness_weight } = self.weights;
+        let k = self.bodies[0];
+        let (mass, inertia) = self.inertia(k);
+        let (f, tau) = rhs(k);
+        let mut a = Matrix6::zeros();
+        let mut b = Vector6::zeros();
+        for r in 0..3 {
+            a[(r, r)] = mass;
+            for c in 0..3 {
+                a[(3 + r, 3 + c)] = inertia[(r, c)];
+            }
+            b[r] = f[r];
+            b[3 + r] = tau[r];
+        }
+        for (pa, pb, d) in self.pairs.iter().map(|&p| &self.loads.derivatives[p]) {
+            let stiffness = d.pose.as_ref().filter(|_| stiffness_weight != 0.0);
+            for (bi, body) in [(0, *pa), (6, *pb)] {
+                if self.groups.slot[body] != k {
+                    continue;
+                }
+                let velocity = d.velocity.fixed_view::<6, 6>(bi, bi);
+                let pose = stiffness.map(|m| m.fixed_view::<6, 6>(bi, bi));
+                for c in 0..6 {
+                    for r in 0..6 {
+                        let mut entry = velocity[(r, c)] * (-dt);
+                        if let Some(m) = &pose {
+                            entry -= m[(r, c)] * stiffness_weight;
+                        }
+                        a[(r, c)] += entry;
+                    }
+                }
+            }
+        }
+        if let Some(correction) = self.groups.corrections.map(|c| &c[k])
+            && !is_zero(correction)
+        {
+            a += correction;
+        }
+        (a, b)
+    }
+
     /// The matrix and right-hand side, of dimension `n` = 6 × members.
     fn assemble<D: nalgebra::Dim>(
         &self,
@@ -202,11 +277,10 @@ impl GroupSystem<'_, '_> {
         let mut b = nalgebra::OVector::<f64, D>::zeros_generic(n, nalgebra::U1);
         // (Element by element: nalgebra's views of generic size cost more than the sums.)
         for (l, &k) in self.bodies.iter().enumerate() {
-            let i = self.groups.free[k];
-            let inertia = self.world.world_inertia(i, self.y);
+            let (mass, inertia) = self.inertia(k);
             let (f, tau) = rhs(k);
             for r in 0..3 {
-                a[(6 * l + r, 6 * l + r)] = self.world.bodies[i].mass;
+                a[(6 * l + r, 6 * l + r)] = mass;
                 for c in 0..3 {
                     a[(6 * l + 3 + r, 6 * l + 3 + c)] = inertia[(r, c)];
                 }
@@ -239,7 +313,7 @@ impl GroupSystem<'_, '_> {
         }
         if let Some(corrections) = self.groups.corrections {
             for (l, &k) in self.bodies.iter().enumerate() {
-                if corrections[k] != Matrix6::zeros() {
+                if !is_zero(&corrections[k]) {
                     for c in 0..6 {
                         for r in 0..6 {
                             a[(6 * l + r, 6 * l + c)] += corrections[k][(r, c)];
@@ -250,6 +324,13 @@ impl GroupSystem<'_, '_> {
         }
         (a, b)
     }
+}
+
+/// Whether every entry of `m` is zero (as `*m == Matrix6::zeros()`, over the plain array:
+/// nalgebra's comparison walks its generic iterators, a tenth of a one-body solve).
+#[inline]
+fn is_zero(m: &Matrix6<f64>) -> bool {
+    m.as_slice().iter().all(|&x| x == 0.0)
 }
 
 /// Gyroscopic torque ω × I·ω of free body `i` at state `y` (world frame).

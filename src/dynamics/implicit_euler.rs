@@ -13,10 +13,10 @@
 //! Euler.
 
 use super::error::DynamicsError;
-use super::group_solve::{Groups, Weights, gyroscopic_with, set_velocity_and_advance};
-use super::world::World;
+use super::group_solve::{BodyInertia, Groups, Weights, gyroscopic_with, set_velocity_and_advance};
+use super::world::{Loads, World};
 use crate::contact::model::{Derivatives, PairContact, PairDerivatives};
-use crate::math::{Matrix3, Vector3};
+use crate::math::Vector3;
 use nalgebra::Matrix6;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -90,6 +90,8 @@ struct StepBuffers {
     /// Each free body's secant correction of Newton's matrix since its derivatives were last
     /// taken ([`broyden_update`]).
     corrections: Vec<Matrix6<f64>>,
+    /// The loads at the current iterate.
+    loads: Loads,
 }
 
 impl Default for DerivativeCache {
@@ -126,9 +128,6 @@ impl DerivativeCache {
 /// A free body's (linear, angular) velocity, or a change of it, or a residual.
 type BodyVelocity = (Vector3, Vector3);
 
-/// A free body's mass, world inertia and its inverse (`None`: singular) at a step's start.
-type BodyInertia = (f64, Matrix3, Option<Matrix3>);
-
 /// What one step took.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepReport {
@@ -151,7 +150,8 @@ pub fn step(
 ) -> Result<StepReport, DynamicsError> {
     cache.age();
     let mut buffers = std::mem::take(&mut cache.buffers);
-    let StepBuffers { start, gyro, inertia, dv, residual, from, direction, corrections } = &mut buffers;
+    let StepBuffers { start, gyro, inertia, dv, residual, from, direction, corrections, loads } =
+        &mut buffers;
     corrections.clear();
     corrections.resize(world.coords.free_blocks().len(), Matrix6::zeros());
     start.clear();
@@ -213,7 +213,8 @@ pub fn step(
         }
         let fresh = cache.pairs.is_empty();
         let known = |pair: (usize, usize)| cache.pairs.get(&pair).map(|(d, _)| Arc::clone(d));
-        let loads = world.loads_with_known_derivatives(t + dt, y, Derivatives::VelocityAndPose, known)?;
+        world.loads_into(t + dt, y, Derivatives::VelocityAndPose, known, loads)?;
+        let loads = &*loads;
         report.evaluations += 1;
         for (a, b, d) in &loads.derivatives {
             cache.pairs.entry((*a, *b)).or_insert((Arc::clone(d), 0));
@@ -272,17 +273,13 @@ pub fn step(
         }
         let weights = Weights { damping: dt, stiffness: dt * dt };
         let rhs = |k: usize| (-residual[k].0, -residual[k].1);
-        let delta = match Groups::new(world, &loads).with_corrections(corrections).solve(
-            world,
-            (t, start),
-            &loads,
-            weights,
-            rhs,
-        ) {
+        let groups = || Groups::new(world, loads).with_inertia(inertia);
+        let delta = match groups().with_corrections(corrections).solve(world, (t, start), loads, weights, rhs)
+        {
             // The secant corrections made the matrix singular: the derivatives alone.
             Err(_) if corrections.iter().any(|c| *c != Matrix6::zeros()) => {
                 corrections.iter_mut().for_each(|c| *c = Matrix6::zeros());
-                Groups::new(world, &loads).solve(world, (t, start), &loads, weights, rhs)?
+                groups().solve(world, (t, start), loads, weights, rhs)?
             }
             result => result?,
         };

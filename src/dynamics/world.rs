@@ -105,20 +105,21 @@ impl World {
 
     /// The pose of every body frame and its twist (linear velocity of the body-frame origin).
     pub fn poses(&self, t: f64, y: &[f64]) -> Vec<(Isometry3, Twist)> {
+        self.pose_iter(t, y).collect()
+    }
+
+    /// [`World::poses`], one body after another.
+    fn pose_iter(&self, t: f64, y: &[f64]) -> impl Iterator<Item = (Isometry3, Twist)> {
         let kin = self.mechanism.as_ref().map(|m| m.kinematics(y));
-        self.bodies
-            .iter()
-            .enumerate()
-            .map(|(i, b)| match (&b.motion, self.coords.free(i)) {
-                (Motion::Free, Some(block)) => block.pose_and_twist(y, &b.com),
-                (Motion::Kinematic(k), _) => k.at(t),
-                (Motion::Link(k), _) => match (&self.mechanism, &kin) {
-                    (Some(m), Some(kin)) => m.pose_and_twist(kin, *k),
-                    _ => (b.initial_pose, Twist::default()),
-                },
+        self.bodies.iter().enumerate().map(move |(i, b)| match (&b.motion, self.coords.free(i)) {
+            (Motion::Free, Some(block)) => block.pose_and_twist(y, &b.com),
+            (Motion::Kinematic(k), _) => k.at(t),
+            (Motion::Link(k), _) => match (&self.mechanism, &kin) {
+                (Some(m), Some(kin)) => m.pose_and_twist(kin, *k),
                 _ => (b.initial_pose, Twist::default()),
-            })
-            .collect()
+            },
+            _ => (b.initial_pose, Twist::default()),
+        })
     }
 
     /// The contact of every touching pair, in pair order.
@@ -142,16 +143,32 @@ impl World {
         derivatives: Derivatives,
         known: impl Fn((usize, usize)) -> Option<Arc<PairDerivatives>> + Sync,
     ) -> Result<Loads, DynamicsError> {
+        let mut loads = Loads::default();
+        self.loads_into(t, y, derivatives, known, &mut loads)?;
+        Ok(loads)
+    }
+
+    /// [`World::loads_with_known_derivatives`] into `loads`, whose vectors are reused (a step's
+    /// Newton iterations evaluate the loads again and again).
+    pub fn loads_into(
+        &self,
+        t: f64,
+        y: &[f64],
+        derivatives: Derivatives,
+        known: impl Fn((usize, usize)) -> Option<Arc<PairDerivatives>> + Sync,
+        loads: &mut Loads,
+    ) -> Result<(), DynamicsError> {
         if let Some(bad) = self.non_finite_bodies(y) {
             return Err(DynamicsError::NonFinite { t, bodies: bad });
         }
         let Some(forces) = self.model.forces() else {
             // Impulse models move the bodies by their own step: no contact forces here.
-            let mut loads = self.applied_loads();
+            self.applied_loads_into(loads);
             loads.external_power = self.applied_power(y);
-            return Ok(loads);
+            return Ok(());
         };
-        let poses = self.poses(t, y);
+        // Small scenes' poses stay on the stack: no heap allocation per query.
+        let poses: SmallVec<[(Isometry3, Twist); 8]> = self.pose_iter(t, y).collect();
         // Small scenes' temporaries stay on the stack: no heap allocation per query.
         let coms: SmallVec<[Point3; 8]> =
             self.bodies.iter().zip(&poses).map(|(b, (p, _))| p * b.com).collect();
@@ -182,7 +199,7 @@ impl World {
         } else {
             active.iter().map(eval).collect()
         };
-        let mut loads = self.applied_loads();
+        self.applied_loads_into(loads);
         loads.external_power = self.applied_power(y);
         for r in results {
             let Some((c, d)) = r? else { continue };
@@ -209,7 +226,7 @@ impl World {
             }
             loads.add_contact(c, &coms);
         }
-        Ok(loads)
+        Ok(())
     }
 
     /// The power of the applied loads (each free body's force and torque) at state `y` (W).
@@ -222,16 +239,16 @@ impl World {
         power
     }
 
-    /// Gravity and the applied loads, before contact.
-    fn applied_loads(&self) -> Loads {
-        Loads {
-            force: self.bodies.iter().map(|b| b.force + self.gravity * b.mass).collect(),
-            torque: self.bodies.iter().map(|b| b.torque).collect(),
-            dissipation: 0.0,
-            external_power: 0.0,
-            contacts: Vec::new(),
-            derivatives: Vec::new(),
-        }
+    /// `loads` set to gravity and the applied loads, before contact.
+    fn applied_loads_into(&self, loads: &mut Loads) {
+        loads.force.clear();
+        loads.force.extend(self.bodies.iter().map(|b| b.force + self.gravity * b.mass));
+        loads.torque.clear();
+        loads.torque.extend(self.bodies.iter().map(|b| b.torque));
+        loads.dissipation = 0.0;
+        loads.external_power = 0.0;
+        loads.contacts.clear();
+        loads.derivatives.clear();
     }
 
     /// The earliest time in (t0, t1) where a Hertz contact starts or ends — where a pair's
@@ -608,7 +625,7 @@ impl World {
 }
 
 /// The loads on the bodies at a state (see [`World::loads`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Loads {
     /// Net force on each body (N, world frame).
     pub force: Vec<Vector3>,

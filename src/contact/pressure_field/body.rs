@@ -294,4 +294,19 @@ impl PfBody {
         };
         bvh.root().map(|o| o.aabb(pose))
     }
+
+    /// Whether this body, a half space at `pose`, has all of the world box `(lo, hi)` strictly
+    /// above its surface (beyond round-off): then a body within the box touches it nowhere.
+    /// False for a body that is not a half space.
+    pub fn above_half_space(&self, pose: &crate::math::Isometry3, (lo, hi): &(Point3, Point3)) -> bool {
+        if !matches!(self.geometry, PfGeometry::RigidHalfSpace | PfGeometry::CompliantHalfSpace { .. }) {
+            return false;
+        }
+        let n = pose.rotation * Vector3::z();
+        let (centre, half) = ((lo.coords + hi.coords) * 0.5, (hi - lo) * 0.5);
+        let offset = n.dot(&pose.translation.vector);
+        let reach = n.abs().dot(&half);
+        let lowest = n.dot(&centre) - offset - reach;
+        lowest > 1e-9 * (1.0 + offset.abs() + n.dot(&centre).abs() + reach)
+    }
 }

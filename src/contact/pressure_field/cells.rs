@@ -36,6 +36,8 @@ pub struct Cells {
     /// The face planes of each tet of the cells of more than one tet (in `tets`' order), for
     /// the queries that cut such a cell tet by tet.
     tet_planes: Vec<[Plane; 4]>,
+    /// And those tets' points (the mesh's, gathered once: a query cuts them at every step).
+    tet_points: Vec<[Point3; 4]>,
     /// Whether a cell's edges are in belt order: the points where any plane crosses them come
     /// in cyclic order (a square pyramid's: around its apex).
     belted: Vec<bool>,
@@ -114,6 +116,7 @@ impl Cells {
         self.tets.extend_from_slice(tets);
         if tets.len() > 1 {
             self.tet_planes.extend(tets.iter().map(|&t| tet_planes(&mesh.tet(t as usize))));
+            self.tet_points.extend(tets.iter().map(|&t| mesh.tet(t as usize)));
         }
         self.belted.push(cell.belted);
         self.pressure.push(field);
@@ -156,6 +159,13 @@ impl Cells {
     #[inline]
     pub fn tet_planes(&self, c: usize, k: usize) -> &[Plane; 4] {
         &self.tet_planes[self.spans[c].tet_plane as usize + k]
+    }
+
+    /// The points of tet `k` of cell `c` (as the mesh's tet; for cells of more than one tet, as
+    /// [`Cells::tet_planes`]).
+    #[inline]
+    pub fn tet_points(&self, c: usize, k: usize) -> &[Point3; 4] {
+        &self.tet_points[self.spans[c].tet_plane as usize + k]
     }
 
     /// The section of cell `c` by `plane` (`signed = 0`), or an empty one.

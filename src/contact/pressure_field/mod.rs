@@ -6,6 +6,7 @@
 //! (the polygons, for output) and [`pair_energy`] per query.
 
 mod body;
+mod broad_phase;
 mod capability;
 mod cells;
 mod chunked;

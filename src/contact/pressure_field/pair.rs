@@ -28,9 +28,8 @@ macro_rules! for_pieces {
             let $p = &TetPiece { points, planes, whole: true };
             $label: { $($body)* }
         } else if $fine {
-            for (k, &t) in cells.tets(c).iter().enumerate() {
-                let tet = $m.mesh.tet(t as usize);
-                let $p = &TetPiece { points: &tet, planes: cells.tet_planes(c, k), whole: false };
+            for k in 0..cells.tets(c).len() {
+                let $p = &TetPiece { points: cells.tet_points(c, k), planes: cells.tet_planes(c, k), whole: false };
                 $label: { $($body)* }
             }
         } else {

@@ -14,8 +14,11 @@ use super::traction::{Accumulator, Kinetics, add_derivatives, contact_law};
 use crate::field::LinearField;
 use crate::math::{Plane, Point3, Vector3};
 
+/// The rule points a [`PlaneQuadrature`] keeps until its query ends: (s, t, p0 there, weight).
+pub type RulePoints = smallvec::SmallVec<[(f64, f64, f64, f64); 64]>;
+
 /// Per-query constants and the running sums in plane coordinates.
-pub struct PlaneQuadrature {
+pub struct PlaneQuadrature<'a> {
     /// The plane's point o (the primary's origin projected on it) and basis, e1 × e2 = n̂.
     origin: Point3,
     e1: Vector3,
@@ -28,8 +31,9 @@ pub struct PlaneQuadrature {
     vt: Vector3,
     /// The rule points of the polygons added so far, (s, t, p0 there, weight), integrated when
     /// the query ends: one tight loop whose points' square roots and divisions overlap (per
-    /// polygon, each waited on the last).
-    points: smallvec::SmallVec<[(f64, f64, f64, f64); 64]>,
+    /// polygon, each waited on the last). Borrowed from the caller, who keeps it on its stack:
+    /// held inline, its 2 kB were copied with every move of this value.
+    points: &'a mut RulePoints,
     /// Sums in plane components: force; torque about o; ∫p0 dA and ∫(s, t) p0 dA; dissipated
     /// power; area; polygons.
     force: Vector3,
@@ -41,9 +45,10 @@ pub struct PlaneQuadrature {
     polygons: usize,
 }
 
-impl PlaneQuadrature {
-    /// For polygons in `plane` (unit normal, pointing from the secondary into the primary).
-    pub fn new(plane: &Plane, kin: &Kinetics) -> PlaneQuadrature {
+impl<'a> PlaneQuadrature<'a> {
+    /// For polygons in `plane` (unit normal, pointing from the secondary into the primary), with
+    /// `points` (emptied) to keep the rule points in.
+    pub fn new(plane: &Plane, kin: &Kinetics, points: &'a mut RulePoints) -> PlaneQuadrature<'a> {
         let n = plane.normal;
         let (e1, e2) = plane_basis(&n, &kin.reference);
         let origin = Point3::from(n * plane.offset);
@@ -56,7 +61,10 @@ impl PlaneQuadrature {
             v0: local(kin.u + kin.w.cross(&origin.coords)),
             vs: local(kin.w.cross(&e1)),
             vt: local(kin.w.cross(&e2)),
-            points: smallvec::SmallVec::new(),
+            points: {
+                points.clear();
+                points
+            },
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
             int_p: 0.0,
@@ -89,17 +97,23 @@ impl PlaneQuadrature {
     /// Integrates the tractions at the points kept, and adds the sums to `acc` in the primary's
     /// frame (torques about its origin).
     pub fn finish(mut self, kin: &Kinetics, acc: &mut Accumulator) {
-        for &(s, t, q0, weight) in &self.points {
-            let v = self.v0 + self.vs * s + self.vt * t;
+        // The sums in locals (registers), added point by point in order as into the fields.
+        let (mut force, mut torque, mut power) = (self.force, self.torque, self.power);
+        let (mut int_p, mut int_xp) = (self.int_p, self.int_xp);
+        let (v0, vs, vt) = (self.v0, self.vs, self.vt);
+        for &(s, t, q0, weight) in self.points.iter() {
+            let v = v0 + vs * s + vt * t;
             let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
             let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
-            self.force += traction;
-            self.torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
-            self.power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
-            self.int_p += q0 * weight;
-            self.int_xp.0 += s * q0 * weight;
-            self.int_xp.1 += t * q0 * weight;
+            force += traction;
+            torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
+            power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
+            int_p += q0 * weight;
+            int_xp.0 += s * q0 * weight;
+            int_xp.1 += t * q0 * weight;
         }
+        (self.force, self.torque, self.power, self.int_p, self.int_xp) =
+            (force, torque, power, int_p, int_xp);
         let world = |v: &Vector3| self.e1 * v.x + self.e2 * v.y + self.n * v.z;
         let o = self.origin.coords;
         let force = world(&self.force);
@@ -150,7 +164,8 @@ mod tests {
                 stiffness: true,
             };
             let (mut ours, mut theirs) = (Accumulator::default(), Accumulator::default());
-            let mut quadrature = PlaneQuadrature::new(&plane, &kin);
+            let mut points = RulePoints::new();
+            let mut quadrature = PlaneQuadrature::new(&plane, &kin, &mut points);
             let mut bases = BasisCache::default();
             for _ in 0..200 {
                 let centre = Point3::from(n * (0.4 + 0.05 * rnd()))

@@ -5,7 +5,7 @@
 use super::error::PressureFieldError;
 use super::pair::{BodyState, PairFrame, PairKind};
 use super::plane_cache::PlaneCache;
-use super::plane_quadrature::PlaneQuadrature;
+use super::plane_quadrature::{PlaneQuadrature, RulePoints};
 use super::polygon_rule::BasisCache;
 use super::traction::{Accumulator, Kinetics};
 use super::{energy, polygon_rule, traction};
@@ -165,7 +165,8 @@ fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
         let mut acc = Accumulator::default();
         // Polygons of one plane: integrated in its coordinates.
         if let (PairKind::MeshRigidHalfSpace(_), false) = (pair.kind, fixed) {
-            let mut plane = PlaneQuadrature::new(&pair.secondary_plane(), kin);
+            let mut points = RulePoints::new();
+            let mut plane = PlaneQuadrature::new(&pair.secondary_plane(), kin, &mut points);
             pair.run_task(*task, &mut |c| {
                 pair.with_polygon(c, true, |poly, p0, _, _| plane.add(poly, p0, kin, &mut acc));
             });

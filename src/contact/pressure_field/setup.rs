@@ -2,6 +2,7 @@
 //! options and the pairs that can touch.
 
 use super::body::{Compliance, ContactProperties, PfBody};
+use super::broad_phase::PairIndex;
 use super::error::PressureFieldError;
 use super::pair::BodyState;
 use super::plane_cache::PlaneCache;
@@ -27,7 +28,7 @@ pub struct PressureFieldModel {
     pub bodies: Vec<PfBody>,
     pub options: QueryOptions,
     /// Pairs (a < b) that can touch: not both fixed, not both rigid; ascending.
-    pairs: Vec<(usize, usize)>,
+    pairs: PairIndex,
     /// Each pair's cells near a half space's plane, kept from its last query.
     kept: Vec<PlaneCache>,
 }
@@ -86,21 +87,14 @@ impl PressureFieldModel {
             }
         }
         let kept = vec![PlaneCache::default(); pairs.len()];
+        let pairs = PairIndex::new(&bodies, pairs);
         Ok(PressureFieldModel { bodies, options, pairs, kept })
     }
 
-    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order.
+    /// The pairs that can touch whose world bounds overlap at `poses`, in pair order (a half
+    /// space: the bodies whose bounds reach below its surface; swept along x from 32 pairs).
     pub fn candidate_pairs(&self, poses: &[(Isometry3, Twist)]) -> Vec<(usize, usize)> {
-        let bounds: smallvec::SmallVec<[_; 8]> =
-            self.bodies.iter().zip(poses).map(|(c, (p, _))| c.world_bounds(p)).collect();
-        self.pairs
-            .iter()
-            .copied()
-            .filter(|&(a, b)| match (&bounds[a], &bounds[b]) {
-                (Some((la, ha)), Some((lb, hb))) => (0..3).all(|k| la[k] <= hb[k] && lb[k] <= ha[k]),
-                _ => true,
-            })
-            .collect()
+        self.pairs.candidates(&self.bodies, poses)
     }
 
     fn state(&self, i: usize, poses: &[(Isometry3, Twist)]) -> BodyState<'_> {
@@ -117,7 +111,7 @@ impl PressureFieldModel {
         stiffness: bool,
     ) -> Result<(PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
-        let kept = self.pairs.binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
+        let kept = self.pairs.pairs().binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
         match refs {
             Some(refs) => {
                 let (w, derivatives) =

@@ -29,6 +29,9 @@ pub struct FixedForce {
     /// Whether the elastic energy is tracked: for runs whose outputs sample it
     /// ([`FixedStepScheme::output`]); a run stepped from outside asks for exact energies instead.
     tracking: bool,
+    /// Implicit Euler in a run whose every output takes the exact energy: the tracker starts
+    /// afresh at each output instead of following every step.
+    at_outputs_only: bool,
     tracker: ElasticTracker,
     /// The bodies' poses at the state the tracker reached last, which outputs reuse.
     tracked_poses: Vec<(Isometry3, Twist)>,
@@ -46,6 +49,7 @@ impl FixedForce {
         FixedForce {
             method,
             tracking,
+            at_outputs_only: false,
             tracker: ElasticTracker::default(),
             tracked_poses: Vec::new(),
             tracked_until: 0,
@@ -101,7 +105,7 @@ impl FixedStepScheme for FixedForce {
                     }
                     None => implicit_euler::step(world, t, y, dt, cache, &mut self.applied)?,
                 };
-                if self.tracking {
+                if self.tracking && !self.at_outputs_only {
                     self.tracked_poses = world.poses(clock.end(), y);
                     self.tracker.advance(world, &self.tracked_poses, &self.applied, dt);
                     self.tracked_until = k;
@@ -153,15 +157,27 @@ impl FixedStepScheme for FixedForce {
         debug_assert!(self.tracking, "outputs sample the tracked elastic energy");
         let (t, k) = (clock.end(), clock.k);
         if self.tracked_until < k {
-            // Semi-implicit Euler: the end state's contacts, which also start the next step.
-            let loads = semi_implicit_euler::start_loads(world, t, y)?;
-            self.tracked_poses = world.poses(t, y);
-            self.tracker.advance(world, &self.tracked_poses, &loads.contacts, clock.dt);
-            self.tracked_until = k;
-            self.applied.clone_from(&loads.contacts);
-            if let Method::SemiImplicit { next_loads } = &mut self.method {
-                *next_loads = Some(loads);
+            match &mut self.method {
+                // Untracked since the last output: the tracker starts afresh from the contacts
+                // the last step applied, and every one of its pairs is computed exactly below.
+                Method::Implicit(_) => {
+                    debug_assert!(exact, "untracked between outputs, yet asked for a tracked value");
+                    let largest_correction = self.tracker.largest_correction;
+                    self.tracker = ElasticTracker::default();
+                    self.tracker.largest_correction = largest_correction;
+                    self.tracked_poses = world.poses(t, y);
+                    self.tracker.advance(world, &self.tracked_poses, &self.applied, 0.0);
+                }
+                // Semi-implicit Euler: the end state's contacts, which also start the next step.
+                Method::SemiImplicit { next_loads } => {
+                    let loads = semi_implicit_euler::start_loads(world, t, y)?;
+                    self.tracked_poses = world.poses(t, y);
+                    self.tracker.advance(world, &self.tracked_poses, &loads.contacts, clock.dt);
+                    self.applied.clone_from(&loads.contacts);
+                    *next_loads = Some(loads);
+                }
             }
+            self.tracked_until = k;
         }
         let poses = &self.tracked_poses;
         self.tracker.correct(&self.applied, exact, |c| world.pair_energy(t, poses, c))?;
@@ -181,6 +197,12 @@ impl FixedStepScheme for FixedForce {
         if let Method::SemiImplicit { next_loads } = &mut self.method {
             *next_loads = None;
         }
+    }
+
+    /// Implicit Euler only: semi-implicit Euler's outputs evaluate the end state's loads, which
+    /// its next step starts from.
+    fn exact_outputs_only(&mut self) {
+        self.at_outputs_only = matches!(self.method, Method::Implicit(_));
     }
 
     fn clone_box(&self) -> Box<dyn FixedStepScheme> {

@@ -78,6 +78,9 @@ impl FixedStepScheme for TimeStepping {
 
     fn loads_changed(&mut self) {}
 
+    /// (Impulse models track no elastic energy.)
+    fn exact_outputs_only(&mut self) {}
+
     fn clone_box(&self) -> Box<dyn FixedStepScheme> {
         Box::new(self.clone())
     }

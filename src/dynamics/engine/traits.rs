@@ -82,6 +82,10 @@ pub trait FixedStepScheme: std::fmt::Debug + Send + Sync {
     /// The applied loads or kinematic paths changed: drops what was evaluated with the old ones.
     fn loads_changed(&mut self);
 
+    /// Every output of the run will ask for the exact elastic energy: the scheme need not track
+    /// it between outputs (nothing would show the tracked value).
+    fn exact_outputs_only(&mut self);
+
     fn clone_box(&self) -> Box<dyn FixedStepScheme>;
 }
 
