@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 RAYON_NUM_THREADS=1
 
 echo "creep_gripper.sh  $(date -u '+%Y-%m-%d %H:%M:%SZ')  commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo '+dirty')  load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-40s %8s %14s %10s %12s\n' system grip_N creep_um_per_s rtf evals/step
+printf '%-40s %8s %14s %10s %s\n' system grip_N creep_um_per_s rtf 'evals/step (steps short of Newton tolerance)'
 for vs in 1e-6 1e-5 1e-4 1e-3 1e-2; do
   for grip in 5 10 20; do
     scene="$work/hold_${vs}_${grip}.toml"
@@ -42,10 +42,15 @@ print(f\"{float(r[-1]['dz']) / 1.5 * 1e6:.4g}\")")
     for k in 1 2 3; do
       line=$("$bin" simulate "$scene" --out "$work/run" --quiet --no-output)
       rtf=$(sed -E 's/.*\(([0-9.]+) without outputs\).*/\1/' <<< "$line")
-      evals=$(sed -E 's/.*: ([0-9]+) steps \(0 rejected, ([0-9]+) force evaluations\).*/\2 \1/' <<< "$line" | awk '{printf "%.3f", $1 / $2}')
+      evals=$(python3 -c "
+import re, sys
+t = sys.argv[1]
+steps = int(re.search(r': (\\d+) steps', t)[1]); ev = int(re.search(r'(\\d+) force evaluations', t)[1])
+short = re.search(r'(\\d+) steps short', t)
+print(f'{ev / steps:.3f}' + (f' ({short[1]} short)' if short else ''))" "$line")
       best=$(python3 -c "print(max($best, $rtf))")
     done
-    printf '%-40s %8s %14s %10s %12s\n' "contactlab stiction_speed=$vs" "$grip" "$creep" "$best" "$evals"
+    printf '%-40s %8s %14s %10s %s\n' "contactlab stiction_speed=$vs" "$grip" "$creep" "$best" "$evals"
   done
 done
 for grip in 5 10 20; do
@@ -56,3 +61,18 @@ for grip in 5 10 20; do
   m=$("$venv/bin/python" scripts/mujoco_gripper.py --hold --grip "$grip" --runs 1 | grep '^mujoco_gripper')
   printf '%-40s %8s %14s %10s\n' "MuJoCo (implicitfast, elliptic)" "$grip" "$(sed -E 's/.*creep_um_s=(\S+).*/\1/' <<< "$m")" "$(sed -E 's/.*realtime_factor=(\S+).*/\1/' <<< "$m")"
 done
+# INSTRUCTIONS=1: the step cost without the machine's noise: callgrind's instruction count of the
+# 10 N hold over 1.4 s of steps (a 2 s run minus a 0.6 s run, so set-up cancels), per step.
+if [ "${INSTRUCTIONS:-0}" = 1 ]; then
+  count() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$bin" simulate "$1" --out "$work/cg" \
+      --quiet --no-output 2>&1 > /dev/null | grep -oE "Collected : [0-9]+" | grep -oE "[0-9]+"
+  }
+  for vs in 1e-6 1e-4 1e-2; do
+    sed -e "s/^kind = \"pressure_field\"/kind = \"pressure_field\"\nstiction_speed = ${vs}/" \
+        examples/gripper_hold.toml > "$work/i2.toml"
+    sed -e 's/^duration = 2.0/duration = 0.6/' "$work/i2.toml" > "$work/i05.toml"
+    a=$(count "$work/i2.toml"); b=$(count "$work/i05.toml")
+    echo "contactlab stiction_speed=$vs, 10 N: $(( (a - b) / 1400 )) instructions per step (callgrind)"
+  done
+fi

@@ -118,6 +118,8 @@ nfaces = sum(cr.hydroelastic_contact_info(i).contact_surface().num_faces() for i
 k0 = int(round(G.T_SETTLE / G.DT))
 (p0, R0), (p1, R1) = record[k0], record[steps]
 slip = p1 - p0
+if args.csv:
+    G.write_slip_csv(args.csv, record, k0, G.DT)
 rot = G.rotation_angle(R0.T @ R1)
 
 best = float("inf")

@@ -46,6 +46,8 @@ def arguments(doc):
     p.add_argument("--duration", type=float, default=None,
                    help="simulated time, s (5.3 shaking; 2.0 holding)")
     p.add_argument("--runs", type=int, default=3, help="timed runs, best taken (3)")
+    p.add_argument("--csv", default=None,
+                   help="write the warm-up's slip every 10 ms from 0.3 s: t,dx,dy,dz,rotation (m, rad)")
     a = p.parse_args()
     if a.duration is None:
         a.duration = 2.0 if a.hold else T_SETTLE + SHAKE_TIME
@@ -59,3 +61,16 @@ def rotation_angle(R):
 
 
 CREEP_WINDOW = (0.5, 2.0)  # the hold's creep speed: the slip's vertical change over this window
+
+
+def write_slip_csv(path, record, k0, dt):
+    """record: {step: (translation in the finger's frame, rotation matrix)}; the drift since step
+    k0 at every recorded step from k0 on, as contactlab's measures.csv has it."""
+    p0, R0 = record[k0]
+    with open(path, "w") as f:
+        f.write("t,dx,dy,dz,rotation\n")
+        for k in sorted(record):
+            if k >= k0:
+                p, R = record[k]
+                d = p - p0
+                f.write(f"{k * dt:.3f},{d[0]:.6e},{d[1]:.6e},{d[2]:.6e},{rotation_angle(R0.T @ R):.6e}\n")

@@ -115,6 +115,8 @@ most = run(m, d, record)
 k0 = int(round(G.T_SETTLE / G.DT))
 (p0, R0), (p1, R1) = record[k0], record[steps]
 slip, rot = p1 - p0, G.rotation_angle(R0.T @ R1)
+if args.csv:
+    G.write_slip_csv(args.csv, record, k0, G.DT)
 best = float("inf")
 for _ in range(args.runs):
     m, d = fresh()
