@@ -11,6 +11,7 @@ Usage: ~/.cache/contactlab-anchors/bin/python scripts/plot_gripper.py [BIN]
 """
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,4 +66,6 @@ ax.legend(fontsize=8)
 fig.tight_layout()
 out = os.path.join(ROOT, "docs", "img", "gripper_slip.png")
 fig.savefig(out, dpi=100)
+if shutil.which("pngquant"):  # 256 colours, as the other pictures
+    subprocess.run(["pngquant", "--force", "--ext", ".png", "256", out], check=False)
 print("wrote", out)
