@@ -6,6 +6,8 @@
 # (scripts/drake_gripper.py --hold: hydroelastic, SAP) and MuJoCo (scripts/mujoco_gripper.py
 # --hold: elliptic cones, implicitfast) with the same three grips.
 #
+# Also hertz, volume6d and peg at 10 N (one run each, with outputs).
+#
 # Creep speed: the vertical part of the cylinder's drift in the left finger's frame (contactlab:
 # the `slip` measure, measures.csv, from 0.5 s; Drake and MuJoCo: the same pose difference)
 # between 0.5 s and 2 s, divided by 1.5 s; negative is down. The step cost: contactlab's
@@ -52,6 +54,18 @@ print(f'{ev / steps:.3f}' + (f' ({short[1]} short)' if short else ''))" "$line")
     done
     printf '%-40s %8s %14s %10s %s\n' "contactlab stiction_speed=$vs" "$grip" "$creep" "$best" "$evals"
   done
+done
+# The other models at 10 N, each with its own friction law and default integrator (the scene
+# carries hertz materials in its contact.hertz sub-tables; `kind` alone changes).
+for model in hertz volume6d peg; do
+  sed -e "s/^kind = \"pressure_field\"/kind = \"${model}\"/" examples/gripper_hold.toml > "$work/hold_${model}.toml"
+  line=$("$bin" simulate "$work/hold_${model}.toml" --out "$work/out" --quiet 2>/dev/null | tail -1)
+  creep=$(python3 -c "
+import csv
+r = [x for x in csv.DictReader(open('$work/out/measures.csv')) if x['measure'] == 'slip']
+print(f\"{float(r[-1]['dz']) / 1.5 * 1e6:.4g} (turned {float(r[-1]['rotation']) * 57.29578:.3g} deg)\")")
+  rtf=$(sed -E 's/.*\(([0-9.]+) without outputs\).*/\1/' <<< "$line")
+  printf '%-40s %8s %14s %10s\n' "contactlab $model (default settings)" 10 "$creep" "$rtf"
 done
 for grip in 5 10 20; do
   d=$("$venv/bin/python" scripts/drake_gripper.py --hold --grip "$grip" --runs 1 2>&1 | grep '^drake_gripper')
