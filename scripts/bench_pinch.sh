@@ -19,16 +19,8 @@
 # stiction tolerance, as contactlab does) is printed below for reference.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-anchors=${ANCHORS:-$root/../shared/anchors}
-venv=${ANCHOR_VENV:-$HOME/.cache/contactlab-anchors}
-[ -x "$venv/bin/python" ] || "$anchors/setup.sh" >&2
-bin="${CARGO_TARGET_DIR:-target}/release/contactlab"
+source "$(dirname "$0")/bench_setup.sh"
 scene=examples/gripper_pinch.toml
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMP_NUM_THREADS=1 RAYON_NUM_THREADS=1
 
 if [ "${BUILD:-0}" = 1 ]; then
   echo "bench_pinch: cargo build --release" >&2
