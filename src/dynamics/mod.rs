@@ -19,6 +19,7 @@ pub mod peg_step;
 pub mod semi_implicit_euler;
 pub mod simulate;
 pub mod solver_report;
+pub mod start_overlap;
 pub mod stepper;
 pub mod time_stepping;
 pub mod world;

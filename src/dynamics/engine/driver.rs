@@ -45,6 +45,7 @@ impl Engine {
         let y = world.initial_state();
         world.implausible_motion(0.0, &y)?;
         world.through_half_space(0.0, &y)?;
+        crate::dynamics::start_overlap::deep_start_overlap(world, &y)?;
         let contacts = world.contacts(0.0, &y)?;
         let energies = world.energies_with(0.0, &y, &contacts)?;
         let watch = EnergyWatch::new(world, &y, &energies);
