@@ -90,7 +90,12 @@ fn meaningless_magnitudes_are_rejected_at_load_with_the_valid_range() {
         ),
         (
             "stiction speed",
-            sphere("kind = \"pressure_field\"\nstiction_speed = 1e-300", "", &format!("mass = 1\n{at}"), COMPLIANT),
+            sphere(
+                "kind = \"pressure_field\"\nstiction_speed = 1e-300",
+                "",
+                &format!("mass = 1\n{at}"),
+                COMPLIANT,
+            ),
             "`stiction_speed` = 1e-300 m/s is outside the range the simulator handles, 1e-9 … 1e2 m/s",
         ),
         (
