@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod coordinates;
+pub mod crossing;
 pub mod elastic_tracker;
 mod energy_watch;
 pub mod engine;
