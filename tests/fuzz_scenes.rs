@@ -219,7 +219,18 @@ fn check(text: &str, dir: &Path) -> Result<Answer, String> {
 
 #[test]
 fn mutated_example_scenes_always_get_an_answer() {
-    let cases: u32 = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
+    fuzz(60);
+}
+
+/// The longer run: `cargo test --profile release-test --test fuzz_scenes -- --ignored`.
+#[test]
+#[ignore]
+fn mutated_example_scenes_always_get_an_answer_long() {
+    fuzz(2000);
+}
+
+fn fuzz(default_cases: u32) {
+    let cases: u32 = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default_cases);
     let config = Config { cases, failure_persistence: None, ..Config::default() };
     let seed = [std::env::var("FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(7u8); 32];
     let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
@@ -252,4 +263,123 @@ fn mutated_example_scenes_always_get_an_answer() {
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+/// A ball over a half space under `kind`, with `model` lines in `[model]`, the ball's `z` and
+/// vertical speed.
+fn ball_scene(kind: &str, model: &str, z: f64, speed: f64) -> String {
+    let (shape, contact) = match kind {
+        "pressure_field" => (
+            "{ type = \"sphere\", radius = 0.1 }",
+            "{ compliance = \"compliant\", hydroelastic_modulus = 1e6, resolution = 0.02, dissipation = 1.0 }",
+        ),
+        "hertz" => ("{ type = \"sphere\", radius = 0.1 }", "{ material = \"Steel\" }"),
+        _ => ("{ type = \"box\", size = [0.2, 0.2, 0.2] }", "{ friction = 0.5 }"),
+    };
+    let ground = if kind == "hertz" {
+        "position = [0.0, 0.0, -0.5]\nshape = { type = \"box\", size = [4.0, 4.0, 1.0] }\ncontact = { material = \"Steel\" }"
+    } else {
+        "shape = { type = \"halfspace\" }\ncontact = { friction = 0.5 }"
+    };
+    format!(
+        "[model]\nkind = \"{kind}\"\n{model}\n[sim]\nduration = 0.05\n\n[[body]]\nname = \"ground\"\nfixed = true\n\
+         {ground}\n\n[[body]]\nname = \"ball\"\nmass = 1.0\nposition = [0.0, 0.0, {z}]\n\
+         linear_velocity = [0.0, 0.0, {speed}]\nshape = {shape}\ncontact = {contact}\n"
+    )
+}
+
+/// Loads and runs `text` (no panic allowed): Ok(None) when refused or stopped with a message
+/// that contains `named` (if given), Ok(Some(z)) with the ball's last height when it ran.
+fn answer(text: &str, dir: &Path, named: Option<&str>) -> Result<Option<f64>, String> {
+    let outcome = std::panic::catch_unwind(|| {
+        let scene = match parse_scene(text, dir) {
+            Ok(s) => s,
+            Err(e) => return Err(e.to_string()),
+        };
+        let out = dir.join("out");
+        let mut scene = scene;
+        scene.sim.max_wall_time = Some(5.0);
+        match run(&scene, &SimulateArgs::new(out.clone())) {
+            Err(e) => Err(format!("{e:#}")),
+            Ok(_) => {
+                let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+                let last =
+                    csv.lines().rev().find(|l| l.split(',').nth(1) == Some("ball")).unwrap().to_string();
+                Ok(last.split(',').nth(4).unwrap().parse::<f64>().unwrap())
+            }
+        }
+    })
+    .map_err(|_| format!("panicked on\n{text}"))?;
+    match outcome {
+        Ok(z) => Ok(Some(z)),
+        Err(message) if named.is_none_or(|key| message.contains(key)) => Ok(None),
+        Err(message) => Err(format!("the message does not name `{}`: {message}", named.unwrap())),
+    }
+}
+
+/// Every `[model]` number of each model at the extremes: refused naming the key, or a run.
+#[test]
+fn model_keys_at_extremes_get_an_answer_naming_the_key() {
+    let root = std::env::temp_dir().join(format!("contactlab-fuzz-keys-{}", std::process::id()));
+    let keys: [(&str, &[&str]); 4] = [
+        ("pressure_field", &["stiction_speed"]),
+        ("hertz", &["elastic_contact_reduction_factor"]),
+        ("volume6d", &["patch_scale", "tolerance"]),
+        ("peg", &[]),
+    ];
+    let mut failures = Vec::new();
+    for (kind, model_keys) in keys {
+        for key in model_keys {
+            for value in ["0", "-1", "1e-300", "1e300", "nan", "inf"] {
+                let dir = root.join(format!("{kind}-{key}-{value}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                let text = ball_scene(kind, &format!("{key} = {value}"), 0.3, -1.0);
+                match answer(&text, &dir, Some(key)) {
+                    Ok(_) => {}
+                    Err(e) => failures.push(format!("{kind} {key} = {value}: {e}")),
+                }
+            }
+        }
+        // Body keys of every model, pushed the same way.
+        for (key, line) in [("friction", "friction = 0.5"), ("dissipation", "dissipation = 1.0")] {
+            for value in ["-1", "1e-300", "1e300", "nan"] {
+                let dir = root.join(format!("{kind}-{key}-{value}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                let text = ball_scene(kind, "", 0.3, -1.0);
+                let text = if text.contains(line) {
+                    text.replacen(line, &format!("{key} = {value}"), 1)
+                } else {
+                    text.replacen("contact = { ", &format!("contact = {{ {key} = {value}, "), 2)
+                };
+                if let Err(e) = answer(&text, &dir, Some(key)) {
+                    failures.push(format!("{kind} {key} = {value}: {e}"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A ball shot at the ground at 1e3 m/s, or placed inside it: no model lets it end below the
+/// ground with a successful run.
+#[test]
+fn no_ball_ends_through_the_floor_with_success() {
+    let root = std::env::temp_dir().join(format!("contactlab-fuzz-tunnel-{}", std::process::id()));
+    let mut failures = Vec::new();
+    for kind in ["pressure_field", "volume6d", "peg"] {
+        for (z, speed) in [(0.5, -1000.0), (-1.0, 0.0), (0.3, -100.0)] {
+            let dir = root.join(format!("{kind}-{z}-{speed}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            match answer(&ball_scene(kind, "", z, speed), &dir, None) {
+                Ok(Some(end)) if end < -0.1 => {
+                    failures.push(format!("{kind} z {z} v {speed}: ran, ends at z = {end}"))
+                }
+                Ok(_) => {}
+                Err(e) => failures.push(format!("{kind} z {z} v {speed}: {e}")),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

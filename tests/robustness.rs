@@ -88,6 +88,26 @@ fn meaningless_magnitudes_are_rejected_at_load_with_the_valid_range() {
             sphere("", "", &format!("mass = 1\n{at}"), COMPLIANT).replace("radius = 0.05", "radius = 1e300"),
             "`shape.radius` = 1e300 m is outside the range",
         ),
+        (
+            "stiction speed",
+            sphere(
+                "kind = \"pressure_field\"\nstiction_speed = 1e-300",
+                "",
+                &format!("mass = 1\n{at}"),
+                COMPLIANT,
+            ),
+            "`stiction_speed` = 1e-300 m/s is outside the range the simulator handles, 1e-9 … 1e2 m/s",
+        ),
+        (
+            "adaptive dt",
+            sphere(
+                "kind = \"hertz\"",
+                "integrator = \"dopri5\"\ndt = 1e-14",
+                &format!("mass = 1\n{at}"),
+                "material = \"Steel\"",
+            ),
+            "[sim] dt = 1e-14 s (the first adaptive step) is below the smallest step an adaptive run takes",
+        ),
     ];
     for (name, scene, expected) in cases {
         let (out, _) = simulate(&dir, name, &scene);
@@ -310,4 +330,19 @@ fn times_rounded_to_whole_steps_are_said() {
     let (out, _) = simulate(&dir, "whole", &scene);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && !stderr.contains("whole number"), "{stderr}");
+}
+
+#[test]
+fn contact_vtk_at_a_file_says_to_give_a_folder() {
+    let dir = temp_dir("vtk_file");
+    let file = dir.join("a_file");
+    std::fs::write(&file, "").unwrap();
+    let scene = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sphere_on_ground.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args(["contact", scene.to_str().unwrap(), "--vtk", file.to_str().unwrap()])
+        .output()
+        .expect("run contactlab");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("give --vtk a folder"), "{stderr}");
 }

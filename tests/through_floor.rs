@@ -1,5 +1,5 @@
 //! No body passes through the floor in silence: a run whose body ends wholly inside a half space
-//! stops with an error naming both bodies, the time and the fix (issue 36, first part).
+//! stops with an error naming both bodies, the time and the fix (issue 36).
 
 use contactlab::dynamics::DynamicsError;
 use contactlab::dynamics::simulate::{Flow, Schedule, run};
@@ -47,22 +47,47 @@ contact = {contact}
     )
 }
 
+/// The ball's height at the end of a run of `text` (0.2 s), or the run's error.
+fn end_height(text: &str) -> Result<f64, DynamicsError> {
+    let scene = parse_scene(text, Path::new(".")).expect("valid scene");
+    let world = build_world(&scene, false).expect("world builds");
+    let (integrator, _) = integrator_choice(&scene).unwrap();
+    let ball = world.bodies.iter().position(|b| b.name == "ball").unwrap();
+    let mut z = f64::NAN;
+    run(&world, &integrator, &Schedule::new(0.2, 0.01), |sample| {
+        z = sample.poses[ball].0.translation.vector.z;
+        Ok(Flow::Continue)
+    })?;
+    Ok(z)
+}
+
 #[test]
-fn a_ball_shot_through_the_ground_stops_the_run_with_an_error() {
-    // (PEG's step looks ahead to the step's end poses: it stops the box on the ground.)
-    assert!(outcome(&ball("peg", 0.5, -1000.0)).is_ok());
-    for kind in ["pressure_field", "volume6d"] {
-        match outcome(&ball(kind, 0.5, -1000.0)) {
-            Err(e @ DynamicsError::ThroughHalfSpace { .. }) => {
-                let message = e.to_string();
-                assert!(
-                    message.contains("`ball`")
-                        && message.contains("`ground`")
-                        && message.contains("smaller dt")
-                );
-            }
-            other => panic!("{kind}: {other:?}"),
+fn a_ball_shot_at_the_ground_at_1e3_m_per_s_lands_as_one_at_10_m_per_s() {
+    // The default schemes cut the step that would cross the surface into sub-steps.
+    for kind in ["pressure_field", "volume6d", "peg"] {
+        let fast = end_height(&ball(kind, 0.5, -1000.0)).unwrap_or_else(|e| panic!("{kind}: {e}"));
+        let slow = end_height(&ball(kind, 0.5, -10.0)).unwrap();
+        assert!(fast > 0.0 && slow > 0.0, "{kind}: ends at z = {fast} (10 m/s: {slow})");
+    }
+}
+
+#[test]
+fn a_crossing_the_scheme_does_not_cut_stops_the_run_with_an_error() {
+    // semi_implicit_euler keeps its steps whole: the end check names the crossing.
+    let text = ball("pressure_field", 0.5, -1000.0).replacen(
+        "[model]",
+        "[sim]\nintegrator = \"semi_implicit_euler\"\n\n[model]",
+        1,
+    );
+    match outcome(&text) {
+        Err(e @ DynamicsError::ThroughHalfSpace { .. }) => {
+            let message = e.to_string();
+            assert!(
+                message.contains("`ball`") && message.contains("`ground`") && message.contains("smaller dt"),
+                "{message}"
+            );
         }
+        other => panic!("{other:?}"),
     }
 }
 

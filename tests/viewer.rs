@@ -142,7 +142,7 @@ fn a_malformed_trajectory_names_the_line() {
     // The last row: the last frame is always shown (frames not shown are not parsed).
     let last = lines.len() - 1;
     lines[last] = lines[last].replacen(",b0,", ",b0,oops,", 1);
-    std::fs::write(&path, lines.join("\n")).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let run = contactlab(&["view", &example("box_drop.toml"), out.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success());
@@ -159,7 +159,7 @@ fn a_malformed_trajectory_names_the_line() {
         let k = fields.len() - 1;
         fields[k] = bad.into();
         lines[last] = fields.join(",");
-        std::fs::write(&path, lines.join("\n")).unwrap();
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
         let run = contactlab(&["view", &example("box_drop.toml"), out.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert!(!run.status.success(), "{file} with {bad} was drawn");
@@ -196,4 +196,47 @@ fn names_the_csv_quotes_are_read_back_whole() {
     let names: Vec<&str> =
         data["bodies"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"damped, \"ball\""), "{names:?}");
+}
+
+/// A killed run's folder: files whose last row is cut short are drawn up to their last whole
+/// output time, with a note naming the file and line.
+#[test]
+fn a_killed_runs_cut_last_row_is_drawn_up_to_its_last_whole_row() {
+    let out = temp_dir("cut");
+    simulate(&example("box_drop.toml"), &out, &[]);
+    let rows = trajectory(&out);
+    let last_t = rows.last().unwrap().0;
+    let earlier_t = rows.iter().rev().find(|r| r.0 < last_t).unwrap().0;
+    for file in ["trajectory.csv", "energy.csv", "contacts.csv"] {
+        let path = out.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Cut inside the last row: it keeps some of its columns and loses its line break.
+        std::fs::write(&path, &text[..text.len() - 6]).unwrap();
+    }
+    let lines = std::fs::read_to_string(out.join("trajectory.csv")).unwrap().lines().count();
+    let stdout = ok(&contactlab(&["view", &example("box_drop.toml"), out.to_str().unwrap()]));
+    assert!(stdout.contains(&format!("trajectory.csv line {lines} is cut short")), "{stdout}");
+    let page = page_data(&std::fs::read_to_string(out.join("view.html")).unwrap());
+    let times = page["times"].as_array().unwrap();
+    let shown_last = times.last().unwrap().as_f64().unwrap();
+    assert!(
+        (shown_last - earlier_t).abs() <= 1e-6 * earlier_t.abs().max(1e-3),
+        "{shown_last} vs {earlier_t}"
+    );
+}
+
+#[test]
+fn a_folder_missing_energy_or_contacts_names_the_file() {
+    for file in ["energy.csv", "contacts.csv"] {
+        let out = temp_dir(&format!("missing-{file}"));
+        simulate(&example("box_drop.toml"), &out, &[]);
+        std::fs::remove_file(out.join(file)).unwrap();
+        let run = contactlab(&["view", &example("box_drop.toml"), out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{file} missing was drawn");
+        assert!(
+            stderr.contains(&format!("has no {file}")) && stderr.contains("contactlab simulate"),
+            "{stderr}"
+        );
+    }
 }

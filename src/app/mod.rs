@@ -5,6 +5,7 @@ mod colormap;
 mod csv_out;
 mod error;
 mod font;
+pub mod interrupt;
 mod measures;
 mod number;
 mod plot;

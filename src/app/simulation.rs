@@ -194,6 +194,8 @@ pub fn run_with(
     let mut max_penetration = None::<f64>;
     let start = Instant::now();
     let mut out_of_time = None;
+    let mut interrupted = None;
+    app::interrupt::watch();
     let result = pool.install(|| {
         simulate::run(&world, &integrator, &schedule, |sample| {
             let begin = Instant::now();
@@ -202,7 +204,8 @@ pub fn run_with(
                 |e: anyhow::Error| DynamicsError::Setup(format!("writing outputs at t = {t} s: {e:#}"));
             let out_of_wall_time =
                 scene.sim.max_wall_time.filter(|&limit| start.elapsed().as_secs_f64() > limit);
-            let stop = out_of_wall_time.is_some() && !sample.last;
+            let signalled = app::interrupt::requested();
+            let stop = (out_of_wall_time.is_some() || signalled) && !sample.last;
             // --no-output: the run keeps its output times (an adaptive run's steps are bounded
             // by them) and writes only its first row, its last and the one a time limit stops.
             let write = !args.no_output || t == 0.0 || sample.last || stop;
@@ -258,6 +261,10 @@ pub fn run_with(
                 out_of_time = Some((t, limit));
                 return Ok(Flow::Stop);
             }
+            if stop && signalled {
+                interrupted = Some(t);
+                return Ok(Flow::Stop);
+            }
             Ok(Flow::Continue)
         })
     });
@@ -281,6 +288,14 @@ pub fn run_with(
     }
     let stats = result
         .with_context(|| format!("simulation stopped (outputs up to then are in {})", args.out.display()))?;
+    if let Some(t) = interrupted {
+        bail!(
+            "simulation stopped at t = {} s of {} s by SIGTERM or SIGINT (outputs up to then, whole rows, are in {}); run it again to finish",
+            compact(t),
+            compact(scene.sim.duration),
+            args.out.display()
+        );
+    }
     if let Some((t, limit)) = out_of_time {
         bail!(
             "simulation stopped at t = {} s of {} s: it reached [sim] max_wall_time = {} s (outputs up to then are in {}); raise max_wall_time or remove it",

@@ -252,7 +252,12 @@ fn write_vtk(
     poses: &[(Isometry3, Twist)],
     surfaces: &[(String, ContactSurface)],
 ) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!(
+            "creating the folder {} for --vtk; give --vtk a folder (made if missing), not a file",
+            dir.display()
+        )
+    })?;
     for (name, surface) in surfaces {
         let file = dir.join(format!("contact_{}.vtk", sanitize(name)));
         app::write_contact_surface_vtk(&file, surface)

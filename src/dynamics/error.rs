@@ -32,6 +32,10 @@ pub enum DynamicsError {
         "`{body}` passed through `{half_space}` at t = {t_text} s: it is wholly inside it, {depth:.3e} m below its surface (contact cannot push it back out); the step let it through, or the contact could not carry its load: use a smaller dt, a stiffer modulus, or start it above the surface", t_text = crate::math::compact(*.t)
     )]
     ThroughHalfSpace { t: f64, body: String, half_space: String, depth: f64 },
+    #[error(
+        "at t = 0 `{a}` and `{b}` already overlap by {depth:.3e} m, more than the {limit:.3e} m (a tenth of the smaller body's bounding radius) the contact law describes: start them apart (at most touching)"
+    )]
+    DeepStartOverlap { a: String, b: String, depth: f64, limit: f64 },
     #[error("{0}")]
     Setup(String),
 }

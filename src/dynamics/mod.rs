@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod coordinates;
+pub mod crossing;
 pub mod elastic_tracker;
 mod energy_watch;
 pub mod engine;
@@ -19,6 +20,7 @@ pub mod peg_step;
 pub mod semi_implicit_euler;
 pub mod simulate;
 pub mod solver_report;
+pub mod start_overlap;
 pub mod stepper;
 pub mod time_stepping;
 pub mod world;

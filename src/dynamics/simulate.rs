@@ -199,7 +199,12 @@ fn run_adaptive(
             if let Some(inner) = system.error.take() {
                 return Err(inner);
             }
+            let bodies = world.bodies_in_contact(last.0, &last.1);
             let advice = match e {
+                // Nothing touching: the contact is not to blame.
+                OdeError::StepTooSmall { .. } | OdeError::TooManySteps { .. } if bodies == "none" => {
+                    "; no bodies touch, so the motion itself asks for steps this small: check rtol/atol, the loads, joint gains and masses"
+                }
                 OdeError::StepTooSmall { .. } | OdeError::TooManySteps { .. } => {
                     "; the contact is too stiff for an adaptive step (very light bodies or stiff moduli): use integrator = \"implicit_euler\" (fixed step, stable at any stiffness), or loosen rtol/atol"
                 }
@@ -211,11 +216,7 @@ fn run_adaptive(
             let overlap = overlap.map_or(String::new(), |(a, b, depth)| {
                 format!("; at t = 0 `{a}` and `{b}` already overlap by {depth:.3e} m: start them apart")
             });
-            return Err(DynamicsError::Integrator {
-                t,
-                bodies: world.bodies_in_contact(last.0, &last.1),
-                reason: format!("{e}{advice}{overlap}"),
-            });
+            return Err(DynamicsError::Integrator { t, bodies, reason: format!("{e}{advice}{overlap}") });
         }
     };
     engine.y = outcome.y;

@@ -436,10 +436,7 @@ impl World {
         // forward kinematics pass.)
         let kin = self.mechanism.as_ref().map(|m| m.kinematics(y));
         for &h in &self.half_spaces {
-            let mut frame = self.pose_at(h, t);
-            if let Some(offsets) = &self.shape_poses {
-                frame *= offsets[h];
-            }
+            let frame = self.half_space_frame(h, t);
             let normal = frame.rotation * Vector3::z();
             for (i, body) in self.bodies.iter().enumerate() {
                 let Some(radius) = self.extents[i] else { continue };
@@ -460,6 +457,16 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// The frame of half space `h` (a fixed or kinematic body) at time `t`: its surface is the
+    /// frame's z = 0, its solid below.
+    pub fn half_space_frame(&self, h: usize, t: f64) -> Isometry3 {
+        let mut frame = self.pose_at(h, t);
+        if let Some(offsets) = &self.shape_poses {
+            frame *= offsets[h];
+        }
+        frame
     }
 
     /// The pose of a body that has no coordinates (fixed or kinematic) at time `t`.

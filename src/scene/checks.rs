@@ -150,6 +150,9 @@ pub(super) mod range {
     pub const FRICTION: (f64, f64) = (0.0, 10.0);
     /// Hunt–Crossley dissipation (s/m): none … critically damped at a thousand m/s and more.
     pub const DISSIPATION: (f64, f64) = (0.0, 1e4);
+    /// Regularized friction's stiction speed (m/s): below it friction's slope μN/v_s passes
+    /// what an f64 solve resolves; above it nothing sticks.
+    pub const STICTION_SPEED: (f64, f64) = (1e-9, 1e2);
     /// A planar body's moment of inertia (kg·m²): the extremes of MASS times LENGTH².
     pub const MOMENT_OF_INERTIA: (f64, f64) = (1e-23, 1e19);
 }

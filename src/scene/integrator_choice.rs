@@ -3,7 +3,7 @@
 //! take them from here).
 
 use crate::contact::ModelKind;
-use crate::dynamics::integrator::{Integrator, fixed_step_counts};
+use crate::dynamics::integrator::{Integrator, adaptive_step_floor, fixed_step_counts};
 use crate::dynamics::ode::Tolerances;
 use crate::dynamics::simulate::Schedule;
 use crate::math::compact;
@@ -48,6 +48,11 @@ pub fn integrator_choice(scene: &Scene) -> Result<(Integrator, Schedule)> {
                 "[sim] dt = {} s (the first adaptive step) is longer than duration = {} s; use dt ≤ duration, or remove dt (the method picks its first step)",
                 compact(dt),
                 compact(sim.duration)
+            ),
+            Some(dt) if dt < adaptive_step_floor(sim.output_dt.unwrap_or(1e-3).min(sim.duration)) => bail!(
+                "[sim] dt = {} s (the first adaptive step) is below the smallest step an adaptive run takes, {} s (a billionth of output_dt); remove dt (the method picks its first step) or give a larger one",
+                compact(dt),
+                compact(adaptive_step_floor(sim.output_dt.unwrap_or(1e-3).min(sim.duration)))
             ),
             dt => Ok(dt),
         }

@@ -93,8 +93,13 @@ fn settings(model: ModelKind, raw: Option<&RawModel>) -> Result<ModelSettings, S
         });
     }
     if let Some(v) = raw.and_then(|m| m.stiction_speed) {
-        model_settings.stiction_speed =
-            checks::positive(&Place::section("[model]"), "stiction_speed", v, "m/s")?;
+        model_settings.stiction_speed = checks::within(
+            &Place::section("[model]"),
+            "stiction_speed",
+            v,
+            checks::range::STICTION_SPEED,
+            "m/s",
+        )?;
     }
     model_settings.volume6d = super::validate_volume6d::volume6d_spec(model, raw)?;
     model_settings.peg = super::validate_peg::peg_spec(model, raw)?;

@@ -12,7 +12,9 @@ pub enum ViewError {
     NoTrajectory { dir: PathBuf },
     #[error("{} has no rows: the run wrote no output; run `contactlab simulate` again", path.display())]
     EmptyTrajectory { path: PathBuf },
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("{} has no {file}: the folder holds no whole run; run `contactlab simulate SCENE.toml --out {}` again", dir.display(), dir.display())]
+    MissingFile { dir: PathBuf, file: &'static str },
+    #[error("cannot read {}: {source}; check that the file is readable, or simulate into the folder again", path.display())]
     Read {
         path: PathBuf,
         #[source]

@@ -46,12 +46,15 @@ pub struct PageSummary {
     pub frames: usize,
     pub frames_total: usize,
     pub bytes: u64,
+    /// What was left out of a killed run's files (a last row cut short).
+    pub note: Option<String>,
 }
 
 impl PageSummary {
     pub fn line(&self) -> String {
+        let note = self.note.as_ref().map_or(String::new(), |n| format!("; note: {n}"));
         format!(
-            "wrote {} ({} of {} output times, {:.1} MB)",
+            "wrote {} ({} of {} output times, {:.1} MB){note}",
             self.path.display(),
             self.frames,
             self.frames_total,
@@ -182,7 +185,14 @@ fn write_page(
     };
     let path = dir.join(PAGE_NAME);
     let bytes = write_viewer_page(&path, &page)?;
-    Ok(PageSummary { path, frames: times.len(), frames_total: all_times.len(), bytes })
+    let note = trajectory.cut.map(|line| {
+        format!(
+            "{} line {line} is cut short (a killed run): drawn up to t = {} s, its last whole output time",
+            csv_path.display(),
+            all_times.last().copied().unwrap_or(0.0)
+        )
+    });
+    Ok(PageSummary { path, frames: times.len(), frames_total: all_times.len(), bytes, note })
 }
 
 /// Each body's state at the output times `shown` (None while absent) and the contacts there.

@@ -18,6 +18,9 @@ pub struct BodyState {
 pub struct Trajectory {
     path: PathBuf,
     text: String,
+    /// The line number of a last row cut short (a killed run), which is left out with its
+    /// output time.
+    pub cut: Option<usize>,
     /// Each output time with the byte range of its rows and the line number of the first.
     groups: Vec<(f64, std::ops::Range<usize>, usize)>,
 }
@@ -29,7 +32,7 @@ impl Trajectory {
         if !path.is_file() {
             return Err(ViewError::NoTrajectory { dir: dir.to_path_buf() });
         }
-        let text = read(&path)?;
+        let (text, cut) = whole_rows(read(&path)?);
         let mut groups: Vec<(f64, std::ops::Range<usize>, usize)> = Vec::new();
         let mut offset = 0;
         let mut last_t = "";
@@ -63,10 +66,14 @@ impl Trajectory {
             }
             last_t = t_text;
         }
+        // The output time of a cut row may lack bodies: it goes with the row.
+        if cut.is_some() && groups.len() > 1 {
+            groups.pop();
+        }
         if groups.is_empty() {
             return Err(ViewError::EmptyTrajectory { path });
         }
-        Ok(Trajectory { path, text, groups })
+        Ok(Trajectory { path, text, cut, groups })
     }
 
     /// The output times, increasing.
@@ -115,8 +122,8 @@ impl Trajectory {
 
 /// energy.csv: its times and the five columns after `t`, in file order.
 pub fn read_energy(dir: &Path) -> Result<(Vec<f64>, Vec<[f64; 5]>), ViewError> {
-    let path = dir.join("energy.csv");
-    let text = read(&path)?;
+    let path = required(dir, "energy.csv")?;
+    let (text, _) = whole_rows(read(&path)?);
     let (mut times, mut rows) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate() {
         if n == 0 {
@@ -142,16 +149,13 @@ pub fn read_energy(dir: &Path) -> Result<(Vec<f64>, Vec<[f64; 5]>), ViewError> {
 
 /// The total contact force (N, world frame) on each body (by index in `names`) at each of
 /// `times`, from contacts.csv (its force acts on `a`, the opposite on `b`). Rows at other
-/// times are skipped; a missing file counts as no contact.
+/// times are skipped.
 pub fn contact_forces(dir: &Path, times: &[f64], names: &[&str]) -> Result<Vec<Vec<[f64; 3]>>, ViewError> {
-    let path = dir.join("contacts.csv");
+    let path = required(dir, "contacts.csv")?;
     let mut forces = vec![vec![[0.0; 3]; names.len()]; times.len()];
-    if !path.is_file() {
-        return Ok(forces);
-    }
     let frame_of: HashMap<u64, usize> = times.iter().enumerate().map(|(k, t)| (t.to_bits(), k)).collect();
     let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let text = read(&path)?;
+    let (text, _) = whole_rows(read(&path)?);
     for (n, line) in text.lines().enumerate() {
         if n == 0 {
             check_header(&path, line, &CONTACT_COLUMNS)?;
@@ -176,6 +180,23 @@ pub fn contact_forces(dir: &Path, times: &[f64], names: &[&str]) -> Result<Vec<V
         }
     }
     Ok(forces)
+}
+
+/// `dir/file`, which every `simulate` run writes.
+fn required(dir: &Path, file: &'static str) -> Result<PathBuf, ViewError> {
+    let path = dir.join(file);
+    if path.is_file() { Ok(path) } else { Err(ViewError::MissingFile { dir: dir.to_path_buf(), file }) }
+}
+
+/// The text up to its last whole row (one ending in a line break), and the line number of a
+/// last row cut short, if there is one: a killed run's file.
+pub fn whole_rows(mut text: String) -> (String, Option<usize>) {
+    if text.is_empty() || text.ends_with('\n') {
+        return (text, None);
+    }
+    let line = text.matches('\n').count() + 1;
+    text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+    (text, Some(line))
 }
 
 fn read(path: &Path) -> Result<String, ViewError> {

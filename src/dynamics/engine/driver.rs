@@ -45,6 +45,7 @@ impl Engine {
         let y = world.initial_state();
         world.implausible_motion(0.0, &y)?;
         world.through_half_space(0.0, &y)?;
+        crate::dynamics::start_overlap::deep_start_overlap(world, &y)?;
         let contacts = world.contacts(0.0, &y)?;
         let energies = world.energies_with(0.0, &y, &contacts)?;
         let watch = EnergyWatch::new(world, &y, &energies);
@@ -95,7 +96,38 @@ impl Engine {
             unreachable!("fixed_step on an adaptive scheme")
         };
         let clock = StepClock { k: self.stats.steps + 1, dt: *dt };
-        let report = scheme.step(world, clock, &mut self.y)?;
+        // The default schemes cut a step that would carry a body through a half space.
+        let cuts = match self.integrator {
+            Integrator::ImplicitEuler { .. } | Integrator::TimeStepping { .. } => {
+                crate::dynamics::crossing::substeps(world, clock.start(), &self.y, clock.dt)
+            }
+            Integrator::SemiImplicitEuler { .. } | Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => 1,
+        };
+        let report = if cuts == 1 {
+            scheme.step(world, clock, &mut self.y)?
+        } else {
+            // Sub-step j of step k is step (k − 1)·cuts + j of dt / cuts: it ends at its time.
+            let mut total = StepReport::default();
+            for j in 1..=u64::from(cuts) {
+                let sub =
+                    StepClock { k: (clock.k - 1) * u64::from(cuts) + j, dt: clock.dt / f64::from(cuts) };
+                let report = scheme.step(world, sub, &mut self.y)?;
+                total.evaluations += report.evaluations;
+                total.unconverged |= report.unconverged;
+                total.solver = match (total.solver, report.solver) {
+                    (Some(mut sum), Some(r)) => {
+                        sum.sweeps += r.sweeps;
+                        sum.fallbacks += r.fallbacks;
+                        sum.residual = r.residual;
+                        sum.unknowns = sum.unknowns.max(r.unknowns);
+                        sum.overlap = r.overlap;
+                        Some(sum)
+                    }
+                    (sum, r) => sum.or(r),
+                };
+            }
+            total
+        };
         let stats = &mut self.stats;
         stats.evaluations += report.evaluations;
         stats.unconverged += u64::from(report.unconverged);

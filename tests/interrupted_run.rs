@@ -1,0 +1,72 @@
+//! A run stopped by SIGTERM or SIGINT writes the output time in hand to every file and exits
+//! non-zero: every file ends at a whole row, all at the same output time (issue 36, item 8).
+
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const SCENE: &str = r#"
+[model]
+kind = "pressure_field"
+
+[sim]
+duration = 1e4
+
+[[body]]
+name = "ground"
+fixed = true
+shape = { type = "halfspace" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e6, slab_thickness = 0.1, friction = 0.5 }
+
+[[body]]
+name = "ball"
+mass = 1.0
+position = [0.0, 0.0, 0.2]
+shape = { type = "sphere", radius = 0.1 }
+contact = { compliance = "rigid", resolution = 0.02, friction = 0.5 }
+"#;
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("contactlab-interrupt-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+/// The last row's time of a CSV file that must end with a line break.
+fn last_time(path: &Path) -> f64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "{} ends in a cut row", path.display());
+    let last = text.lines().last().unwrap();
+    last.split(',').next().unwrap().parse().unwrap_or_else(|_| panic!("{}: {last}", path.display()))
+}
+
+#[test]
+fn sigterm_and_sigint_stop_the_run_at_one_whole_output_time() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = temp_dir(signal);
+        let scene = dir.join("scene.toml");
+        std::fs::write(&scene, SCENE).unwrap();
+        let out = dir.join("out");
+        let child = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+            .args(["simulate", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run contactlab");
+        std::thread::sleep(Duration::from_millis(2500));
+        let sent = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        assert!(sent.success());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{signal}: exit 0");
+        assert!(stderr.contains("by SIGTERM or SIGINT") && stderr.contains("run it again"), "{stderr}");
+        let times: Vec<f64> = ["trajectory.csv", "energy.csv", "contacts.csv"]
+            .iter()
+            .map(|f| last_time(&out.join(f)))
+            .collect();
+        assert!(times[0] > 0.0 && times.iter().all(|&t| t == times[0]), "{signal}: {times:?}");
+    }
+}
