@@ -350,7 +350,8 @@ fn load_scene_reports_missing_file_and_resolves_relative_paths() {
 #[test]
 fn the_example_in_docs_parses() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scene.md")).unwrap();
-    let start = doc.find("```toml\n").expect("a toml example in docs/scene.md") + 8;
+    let section = doc.find("## Example\n").expect("an Example section in docs/scene.md");
+    let start = section + doc[section..].find("```toml\n").expect("a toml example in it") + 8;
     let len = doc[start..].find("```").unwrap();
     let scene = parse(&doc[start..start + len]).unwrap();
     assert_eq!(scene.bodies.len(), 2);
