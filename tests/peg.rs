@@ -521,6 +521,11 @@ fn bad_peg_input_is_refused_naming_the_body_and_key() {
     assert!(e.contains("piece") && e.contains("shape.vertices"), "{e}");
     let e = error_of(&planar(r#"{ type = "polygon", vertices = [[0, 0], [1, 0]] }"#));
     assert!(e.contains("shape.vertices") && e.contains("at least 3"), "{e}");
+    // Vertices beyond the length range, or a polygon narrower than it (issue 36).
+    let e = error_of(&planar(r#"{ type = "polygon", vertices = [[0, 0], [1e6, 0], [0, 1e6]] }"#));
+    assert!(e.contains("shape.vertices") && e.contains("farther than the 1e5 m"), "{e}");
+    let e = error_of(&planar(r#"{ type = "polygon", vertices = [[0, 0], [1e-9, 0], [0, 1e-9]] }"#));
+    assert!(e.contains("shape.vertices") && e.contains("below the 1e-7 m"), "{e}");
     for n in [3, 0, 1, 2, 5] {
         let e = error_of(&format!(
             "[model]\nkind = \"peg\"\nfriction_directions = {n}\n[[body]]\nname = \"b\"\nmass = 1.0\nshape = {{ type = \"box\", size = [1, 1, 1] }}\n"

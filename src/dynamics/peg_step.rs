@@ -541,8 +541,15 @@ fn solve_island(
             }
         }
     }
+    // A non-finite problem comes from the bodies, not from the step.
+    let fix = match &last {
+        Some(LcpFailure::Malformed(_)) => {
+            "a number of the problem is not finite: check the bodies' mass, inertia or moment_of_inertia, and their loads (their ranges: docs/scene.md)"
+        }
+        _ => "use a smaller dt",
+    };
     Err(DynamicsError::Setup(format!(
-        "t = {} s: the PEG contact problem could not be solved even without friction ({}); use a smaller dt",
+        "t = {} s: the PEG contact problem could not be solved even without friction ({}); {fix}",
         crate::math::compact(t),
         last.map_or_else(String::new, |e| e.to_string())
     )))

@@ -199,10 +199,29 @@ fn polygon_shape(vertices: Vec<Vec<f64>>, place: &Place) -> Result<Shape, SceneE
                 "give each vertex as [x, z] (m)",
             ));
         };
-        out.push(checks::finite_n(place, "shape.vertices", [x, z])?);
+        let [x, z] = checks::finite_n(place, "shape.vertices", [x, z])?;
+        let (_, hi) = checks::range::LENGTH;
+        if x.abs().max(z.abs()) > hi {
+            return Err(invalid(
+                format!("vertex {k} = [{x:e}, {z:e}] m lies farther than the {hi:e} m the simulator handles"),
+                "give vertices in metres, within that distance of the body's origin",
+            ));
+        }
+        out.push([x, z]);
     }
     if out.len() < 3 {
         return Err(invalid(format!("has {} vertices", out.len()), "give at least 3 vertices [x, z]"));
+    }
+    let (lo, _) = checks::range::LENGTH;
+    let width = |axis: usize| {
+        let values = out.iter().map(|v| v[axis]);
+        values.clone().fold(f64::NEG_INFINITY, f64::max) - values.fold(f64::INFINITY, f64::min)
+    };
+    if width(0).min(width(1)) < lo {
+        return Err(invalid(
+            format!("spans {:e} m × {:e} m, below the {lo:e} m the simulator handles", width(0), width(1)),
+            "give vertices in metres, the polygon at least that wide and tall",
+        ));
     }
     let n = out.len();
     let size = out.iter().map(|[x, z]| x.hypot(*z)).fold(0.0, f64::max).max(1e-300);

@@ -92,7 +92,8 @@ pub fn project(
         SpinLimit::Corners => 0.0,
     };
     if about_cop.abs() > floor {
-        let limit = mu * f_n * ellipse.spin_arm(&d, spin);
+        // Never negative or NaN (a degenerate patch's arm): clamp needs min ≤ max.
+        let limit = (mu * f_n * ellipse.spin_arm(&d, spin)).max(0.0);
         lambda[5] += about_cop.clamp(-limit, limit) - about_cop;
     }
     (lambda, regime)
