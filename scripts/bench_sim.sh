@@ -36,15 +36,7 @@ for arg in "$@"; do
   esac
 done
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-anchors=${ANCHORS:-$root/../shared/anchors}
-venv=${ANCHOR_VENV:-$HOME/.cache/contactlab-anchors}
-[ -x "$venv/bin/python" ] || "$anchors/setup.sh" >&2
-bin="${CARGO_TARGET_DIR:-target}/release/contactlab"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export OMP_NUM_THREADS=1 RAYON_NUM_THREADS=1
+source "$(dirname "$0")/bench_setup.sh"
 
 echo "bench_sim: cargo build --release" >&2
 cargo build --release >&2
