@@ -321,14 +321,3 @@ fn contacts_csv_gives_the_normal_force_and_the_slip_speed_at_the_contact() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
-
-#[test]
-fn under_hertz_a_body_without_a_material_is_refused_at_load() {
-    let text = SLIDE
-        .replace("kind = \"pressure_field\"", "kind = \"hertz\"")
-        .replace("material = \"DryWood\"\n", "");
-    let e = parse(&text).unwrap_err();
-    assert!(e.contains("body 'box'") && e.contains("contact.material") && e.contains("DryWood"), "{e}");
-    // The other models do not need one.
-    parse(&text.replace("kind = \"hertz\"", "kind = \"volume6d\"")).unwrap();
-}

@@ -26,38 +26,38 @@ orientation = [0.0, 1.0, 0.0, 0.0]
 linear_velocity = [1.0, 0.0, 0.0]
 angular_velocity = [0.0, 0.0, 3.0]
 shape = { type = "sphere", radius = 0.1 }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e5, resolution = 0.005, dissipation = 2.0, friction = 0.5, material = "Steel" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e5, resolution = 0.005, dissipation = 2.0, friction = 0.5 }
 
 [[body]]
 name = "floor"
 fixed = true
 shape = { type = "halfspace" }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e6, slab_thickness = 0.2, material = "Steel" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e6, slab_thickness = 0.2 }
 
 [[body]]
 name = "brick"
 density = 500.0
 position = [1.0, 0.0, 0.5]
 shape = { type = "box", size = [0.1, 0.2, 0.3] }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.01, material = "Steel" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.01 }
 
 [[body]]
 name = "can"
 mass = 0.3
 shape = { type = "cylinder", radius = 0.03, length = 0.12 }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.01, material = "Steel" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.01 }
 
 [[body]]
 name = "pill"
 mass = 0.01
 shape = { type = "capsule", radius = 0.01, length = 0.02 }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.002, material = "Steel" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.002 }
 
 [[body]]
 name = "egg"
 mass = 0.06
 shape = { type = "ellipsoid", radii = [0.02, 0.02, 0.03] }
-contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.002, material = "Steel" }
+contact = { compliance = "compliant", hydroelastic_modulus = 1e7, resolution = 0.002 }
 "#;
 
 fn v(x: f64, y: f64, z: f64) -> contactlab::math::Vector3 {

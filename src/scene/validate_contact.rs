@@ -15,7 +15,7 @@ pub(super) fn model_contact(
     place: &Place,
 ) -> Result<ContactSpec, SceneError> {
     let Some(mut shared) = raw else {
-        return hertz_material(ContactSpec::default(), model, place);
+        return Ok(ContactSpec::default());
     };
     let mut active = None;
     for kind in ModelKind::ALL {
@@ -39,24 +39,7 @@ pub(super) fn model_contact(
         Some(sub) => sub.over(shared),
         None => shared,
     };
-    hertz_material(contact_spec(Some(merged), shape, place)?, model, place)
-}
-
-/// Under `hertz` every body with a shape needs a material: a palette name or its own moduli.
-fn hertz_material(spec: ContactSpec, model: ModelKind, place: &Place) -> Result<ContactSpec, SceneError> {
-    if model != ModelKind::Hertz || spec.material.is_some() || spec.youngs_modulus.is_some() {
-        return Ok(spec);
-    }
-    let palette = crate::contact::hertz::material::Palette::builtin();
-    Err(SceneError::Invalid {
-        place: place.clone(),
-        key: "contact.material".into(),
-        problem: "is missing: the hertz model needs each body's material".into(),
-        fix: format!(
-            "give contact.material (one of: {}) or contact.youngs_modulus and contact.poissons_ratio (in `contact.hertz` for a scene that runs under several models)",
-            palette.solid_names().collect::<Vec<_>>().join(", ")
-        ),
-    })
+    contact_spec(Some(merged), shape, place)
 }
 
 /// An error about `contact.KEY` named `PREFIX.KEY` (a model's sub-table).
