@@ -89,6 +89,11 @@ pub(super) struct RawModel {
 }
 
 impl RawModel {
+    /// Whether any model's sub-table is given.
+    pub fn has_sub_tables(&self) -> bool {
+        self.pressure_field.is_some() || self.hertz.is_some() || self.volume6d.is_some() || self.peg.is_some()
+    }
+
     /// The `[model.KIND]` sub-table of `kind`, taken out.
     pub fn take_sub_table(&mut self, kind: ModelKind) -> Option<Box<RawModel>> {
         match kind {

@@ -23,7 +23,7 @@ pub(super) fn model(raw: Option<RawModel>) -> Result<(ModelKind, ModelSettings),
     for other in ModelKind::ALL {
         let Some(sub) = raw.take_sub_table(other) else { continue };
         let section = format!("[model.{}]", other.key());
-        let nested = ModelKind::ALL.into_iter().any(|k| sub_table_given(&sub, k));
+        let nested = sub.has_sub_tables();
         if sub.kind.is_some() || nested {
             return Err(checks::invalid(
                 &Place::section(section),
@@ -44,15 +44,6 @@ pub(super) fn model(raw: Option<RawModel>) -> Result<(ModelKind, ModelSettings),
         None => raw,
     };
     Ok((kind, settings(kind, Some(&merged))?))
-}
-
-fn sub_table_given(raw: &RawModel, kind: ModelKind) -> bool {
-    match kind {
-        ModelKind::PressureField => raw.pressure_field.is_some(),
-        ModelKind::Hertz => raw.hertz.is_some(),
-        ModelKind::Volume6d => raw.volume6d.is_some(),
-        ModelKind::Peg => raw.peg.is_some(),
-    }
 }
 
 /// The settings of `model` from `raw`'s keys.
