@@ -96,20 +96,28 @@ fn shape_file_hint(path: &std::path::Path) -> &'static str {
 }
 
 impl SceneError {
-    /// The error with its place's section `from` read as `to` (a check run on a sub-table).
-    pub(super) fn in_section(mut self, from: &str, to: &str) -> SceneError {
-        let place = match &mut self {
+    /// The error of a check run on a model's sub-table, named as the sub-table: its place's
+    /// section prefix `section.0` read as `section.1` (`[model]` → `[model.hertz]`), its key's
+    /// prefix `key.0` as `key.1` (`contact.` → `contact.hertz.`). An empty `from` renames
+    /// nothing.
+    pub(super) fn in_sub_table(mut self, section: (&str, &str), key: (&str, &str)) -> SceneError {
+        let rename = |text: &mut String, (from, to): (&str, &str)| {
+            if !from.is_empty()
+                && let Some(rest) = text.strip_prefix(from)
+            {
+                *text = format!("{to}{rest}");
+            }
+        };
+        match &mut self {
+            SceneError::Invalid { place, key: k, .. } => {
+                rename(&mut place.section, section);
+                rename(k, key);
+            }
             SceneError::Schema { place, .. }
-            | SceneError::Invalid { place, .. }
             | SceneError::DuplicateName { place, .. }
             | SceneError::ShapeFile { place, .. }
-            | SceneError::Robot { place, .. } => Some(place),
-            _ => None,
-        };
-        if let Some(place) = place
-            && let Some(rest) = place.section.strip_prefix(from)
-        {
-            place.section = format!("{to}{rest}");
+            | SceneError::Robot { place, .. } => rename(&mut place.section, section),
+            _ => {}
         }
         self
     }

@@ -30,7 +30,7 @@ pub(super) fn model_contact(
         }
         // (Checked first on its own keys, so that a mistake names the sub-table.)
         contact_spec(Some(sub.clone().over(shared.clone())), shape, place)
-            .map_err(|e| prefixed(e, &prefix))?;
+            .map_err(|e| e.in_sub_table(("", ""), ("contact.", &prefix)))?;
         if kind == model {
             active = Some(sub);
         }
@@ -40,20 +40,6 @@ pub(super) fn model_contact(
         None => shared,
     };
     contact_spec(Some(merged), shape, place)
-}
-
-/// An error about `contact.KEY` named `PREFIX.KEY` (a model's sub-table).
-fn prefixed(err: SceneError, prefix: &str) -> SceneError {
-    match err {
-        SceneError::Invalid { place, key, problem, fix } => {
-            let key = match key.strip_prefix("contact.") {
-                Some(rest) => format!("{prefix}{rest}"),
-                None => key,
-            };
-            SceneError::Invalid { place, key, problem, fix }
-        }
-        other => other,
-    }
 }
 
 /// Validates a body's contact table (`None`: rigid, no friction, no dissipation).

@@ -34,7 +34,7 @@ pub(super) fn model(raw: Option<RawModel>) -> Result<(ModelKind, ModelSettings),
         }
         // Checked on its own keys as its model reads them: a mistake shows whichever model runs
         // and names the sub-table.
-        settings(other, Some(&sub)).map_err(|e| e.in_section("[model]", &section))?;
+        settings(other, &sub).map_err(|e| e.in_sub_table(("[model]", &section), ("", "")))?;
         if other == kind {
             active = Some(sub);
         }
@@ -43,14 +43,14 @@ pub(super) fn model(raw: Option<RawModel>) -> Result<(ModelKind, ModelSettings),
         Some(sub) => sub.over(raw),
         None => raw,
     };
-    Ok((kind, settings(kind, Some(&merged))?))
+    Ok((kind, settings(kind, &merged)?))
 }
 
 /// The settings of `model` from `raw`'s keys.
-fn settings(model: ModelKind, raw: Option<&RawModel>) -> Result<ModelSettings, SceneError> {
+fn settings(model: ModelKind, raw: &RawModel) -> Result<ModelSettings, SceneError> {
     let mut model_settings = ModelSettings::default();
     let model_place = Place::section("[model]");
-    if let Some(v) = raw.and_then(|m| m.elastic_contact_reduction_factor) {
+    if let Some(v) = raw.elastic_contact_reduction_factor {
         model_settings.elastic_contact_reduction_factor = checks::within(
             &model_place,
             "elastic_contact_reduction_factor",
@@ -59,10 +59,10 @@ fn settings(model: ModelKind, raw: Option<&RawModel>) -> Result<ModelSettings, S
             "",
         )?;
     }
-    if let Some(v) = raw.and_then(|m| m.max_contact_damping) {
+    if let Some(v) = raw.max_contact_damping {
         model_settings.max_contact_damping = checks::non_negative(&model_place, "max_contact_damping", v)?;
     }
-    for p in raw.map(|m| &m.pair[..]).unwrap_or(&[]) {
+    for p in &raw.pair {
         let place = Place::section(format!("[[model.pair]] {}–{}", p.a, p.b));
         let restitution = checks::non_negative(&place, "restitution", p.restitution)?;
         if restitution > 1.0 {
@@ -83,7 +83,7 @@ fn settings(model: ModelKind, raw: Option<&RawModel>) -> Result<ModelSettings, S
             w_small: checks::positive(&place, "w_small", p.w_small.unwrap_or(0.01), "rad/s")?,
         });
     }
-    if let Some(v) = raw.and_then(|m| m.stiction_speed) {
+    if let Some(v) = raw.stiction_speed {
         model_settings.stiction_speed = checks::within(
             &Place::section("[model]"),
             "stiction_speed",

@@ -7,9 +7,8 @@ use crate::geometry::Shape;
 
 /// The PEG settings of `[model]`; an error names a key given to another model, or a value out
 /// of range with the valid ones.
-pub(super) fn peg_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<PegSpec, SceneError> {
+pub(super) fn peg_spec(kind: ModelKind, raw: &RawModel) -> Result<PegSpec, SceneError> {
     let mut spec = PegSpec::default();
-    let Some(raw) = raw else { return Ok(spec) };
     let place = Place::section("[model]");
     let given = [
         ("contact_tolerance", raw.contact_tolerance.is_some()),

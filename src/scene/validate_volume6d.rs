@@ -11,9 +11,8 @@ pub const PATCH_SCALE_RANGE: (f64, f64) = (1e-3, 1e3);
 
 /// The 6D settings of `[model]`; an error names a key given to another model, or a value out
 /// of range with the valid ones.
-pub(super) fn volume6d_spec(kind: ModelKind, raw: Option<&RawModel>) -> Result<Volume6dSpec, SceneError> {
+pub(super) fn volume6d_spec(kind: ModelKind, raw: &RawModel) -> Result<Volume6dSpec, SceneError> {
     let mut spec = Volume6dSpec::default();
-    let Some(raw) = raw else { return Ok(spec) };
     let place = Place::section("[model]");
     // `formulation` is the 6D model's and PEG's (each reads its own values).
     checks::model_keys(
