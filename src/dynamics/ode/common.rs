@@ -2,7 +2,7 @@
 //! the starting step and the delivery of dense output.
 
 use super::error::OdeError;
-use super::options::{AdaptiveOptions, Flow, StepStats, Tolerances};
+use super::options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
 use super::system::OdeSystem;
 
 /// Checks every argument of an integration call before any work is done.
@@ -127,6 +127,32 @@ pub(crate) fn starting_step(
     let h1 =
         if dmax <= 1e-15 { (h0 * 1e-3).max(1e-6) } else { (0.01 / dmax).powf(1.0 / f64::from(order + 1)) };
     Ok((100.0 * h0).min(h1).min(h_max))
+}
+
+/// The start every adaptive run shares: the arguments checked and the output at `t0`
+/// delivered. `Ok(Err(outcome))` when the run ends there (the observer stopped it at `t0`, or
+/// the interval is empty); otherwise the cursor to deliver the rest with.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn begin_run<'a, F: FnMut(f64, &[f64]) -> Flow>(
+    dim: usize,
+    t0: f64,
+    y0: &[f64],
+    t_end: f64,
+    tol: &Tolerances,
+    opts: &AdaptiveOptions,
+    outputs: &'a [f64],
+    observe: F,
+) -> Result<Result<OutputCursor<'a, F>, OdeOutcome>, OdeError> {
+    validate_run(dim, t0, y0, t_end, tol, opts, outputs)?;
+    let mut cursor = OutputCursor::new(outputs, observe, dim);
+    let stats = StepStats::default();
+    if let Some(Stopped(t)) = cursor.deliver(t0, y0, |_, _| {}) {
+        return Ok(Err(OdeOutcome { t, y: cursor.last_state().to_vec(), stats, stopped: true }));
+    }
+    if t_end == t0 {
+        return Ok(Err(OdeOutcome { t: t0, y: y0.to_vec(), stats, stopped: false }));
+    }
+    Ok(Ok(cursor))
 }
 
 /// Delivers the requested output times to the observer as steps pass them.

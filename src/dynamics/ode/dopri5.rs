@@ -3,8 +3,8 @@
 //! ODEs I, §II.5–II.6).
 
 use super::common::{
-    OutputCursor, Stopped, evaluate, evaluate_accepted, project_changed, scaled_rms, starting_step,
-    step_ceiling, step_floor, validate_run,
+    Stopped, begin_run, evaluate, evaluate_accepted, project_changed, scaled_rms, starting_step,
+    step_ceiling, step_floor,
 };
 use super::error::OdeError;
 use super::options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
@@ -77,15 +77,11 @@ pub fn integrate_dopri5(
     observe: impl FnMut(f64, &[f64]) -> Flow,
 ) -> Result<OdeOutcome, OdeError> {
     let n = sys.dim();
-    validate_run(n, t0, y0, t_end, tol, opts, outputs)?;
-    let mut cursor = OutputCursor::new(outputs, observe, n);
+    let mut cursor = match begin_run(n, t0, y0, t_end, tol, opts, outputs, observe)? {
+        Ok(cursor) => cursor,
+        Err(done) => return Ok(done),
+    };
     let finish = |t: f64, y: Vec<f64>, stats, stopped| Ok(OdeOutcome { t, y, stats, stopped });
-    if let Some(Stopped(ts)) = cursor.deliver(t0, y0, |_, _| {}) {
-        return finish(ts, cursor.last_state().to_vec(), StepStats::default(), true);
-    }
-    if t_end == t0 {
-        return finish(t0, y0.to_vec(), StepStats::default(), false);
-    }
     let mut stepper = Dopri5::start(sys, t0, y0, tol, opts, step_ceiling(opts, t0, t_end))?;
     loop {
         let Attempt::Accepted { last } = stepper.attempt(sys, t_end)? else { continue };

@@ -12,8 +12,7 @@ use std::sync::OnceLock;
 use nalgebra::{Complex, DMatrix, DVector, Dyn, LU};
 
 use super::common::{
-    OutputCursor, Stopped, evaluate, evaluate_accepted, scaled_rms, starting_step, step_ceiling, step_floor,
-    validate_run,
+    Stopped, begin_run, evaluate, evaluate_accepted, scaled_rms, starting_step, step_ceiling, step_floor,
 };
 use super::error::OdeError;
 use super::options::{AdaptiveOptions, Flow, OdeOutcome, StepStats, Tolerances};
@@ -58,15 +57,11 @@ pub fn integrate_radau5(
     observe: impl FnMut(f64, &[f64]) -> Flow,
 ) -> Result<OdeOutcome, OdeError> {
     let n = sys.dim();
-    validate_run(n, t0, y0, t_end, tol, opts, outputs)?;
-    let mut cursor = OutputCursor::new(outputs, observe, n);
+    let mut cursor = match begin_run(n, t0, y0, t_end, tol, opts, outputs, observe)? {
+        Ok(cursor) => cursor,
+        Err(done) => return Ok(done),
+    };
     let finish = |t: f64, y: Vec<f64>, stats, stopped| Ok(OdeOutcome { t, y, stats, stopped });
-    if let Some(Stopped(ts)) = cursor.deliver(t0, y0, |_, _| {}) {
-        return finish(ts, cursor.last_state().to_vec(), StepStats::default(), true);
-    }
-    if t_end == t0 {
-        return finish(t0, y0.to_vec(), StepStats::default(), false);
-    }
     if n == 0 {
         // Nothing evolves, and the linear algebra does not accept empty matrices.
         return match cursor.deliver(t_end, y0, |_, out| out.fill(0.0)) {
