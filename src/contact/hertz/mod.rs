@@ -4,6 +4,7 @@ pub mod broad_phase;
 mod capability;
 pub mod collision_error;
 pub mod contact_geometry;
+mod contact_point;
 pub mod contacts;
 pub mod convex_shape;
 mod epa;

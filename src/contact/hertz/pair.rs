@@ -2,6 +2,7 @@
 //! normal, contact point) and the force law, as a wrench on body `a`.
 
 use super::contact_geometry::ContactShapeKind;
+use super::contact_point::contact_point;
 use super::force_law::{ContactLaw, ForceLawError, contact_response};
 use super::{ConvexShape, MprError, MprStats, MprTolerances, signed_distance_counted};
 use crate::geometry::Shape;
@@ -106,7 +107,7 @@ pub fn hertz_pair(
         return Ok(None);
     }
     let delta = -c.distance;
-    let point = c.point();
+    let point = contact_point(&a.shape, pose_a, &b.shape, pose_b, &c);
     // Object 1 = a, object 2 = b (the paper's convention): e_n out of a, towards b.
     let e_n = c.normal;
     let v1 = twist_a.velocity_at(&Point3::from(pose_a.translation.vector), &point);
