@@ -31,7 +31,7 @@ const TILTS: usize = 8;
 const TILT_FACTOR: f64 = 0.3;
 const MAX_TILT: f64 = 0.25;
 
-type Points = SmallVec<[[f64; 2]; 32]>;
+type Points = SmallVec<[[f64; 2]; 16]>;
 
 /// A body's touching feature projected on the contact plane: a convex region (a point, a
 /// segment or a polygon, counter-clockwise) and the affine height along the normal over it.
@@ -156,17 +156,17 @@ fn plane_fit(ys: &[[f64; 2]], hs: &[f64]) -> Option<Affine> {
 
 /// The convex hull of 2D points with their reaches, counter-clockwise, points closer than `tol`
 /// merged (keeping the larger reach): one point, two (a segment) or a polygon.
-fn hull_2d(points: &[([f64; 2], f64)], tol: f64) -> (Points, SmallVec<[f64; 32]>) {
+fn hull_2d(points: &[([f64; 2], f64)], tol: f64) -> (Points, SmallVec<[f64; 16]>) {
     let tol2 = tol * tol;
     let close = |a: [f64; 2], b: [f64; 2]| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) <= tol2;
-    let mut p: SmallVec<[([f64; 2], f64); 32]> = SmallVec::new();
+    let mut p: SmallVec<[([f64; 2], f64); 16]> = SmallVec::new();
     for &(y, h) in points {
         match p.iter_mut().find(|(q, _)| close(*q, y)) {
             Some(merged) => merged.1 = merged.1.max(h),
             None => p.push((y, h)),
         }
     }
-    let split = |v: &[([f64; 2], f64)]| -> (Points, SmallVec<[f64; 32]>) {
+    let split = |v: &[([f64; 2], f64)]| -> (Points, SmallVec<[f64; 16]>) {
         (v.iter().map(|(y, _)| *y).collect(), v.iter().map(|(_, h)| *h).collect())
     };
     if p.len() < 3 {
@@ -177,7 +177,7 @@ fn hull_2d(points: &[([f64; 2], f64)], tol: f64) -> (Points, SmallVec<[f64; 32]>
         |o: [f64; 2], a: [f64; 2], b: [f64; 2]| (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
     // Andrew's monotone chain; turns within tol·(the span) count as straight.
     let span = (p[p.len() - 1].0[0] - p[0].0[0]).abs() + tol;
-    let mut hull: SmallVec<[([f64; 2], f64); 32]> = SmallVec::new();
+    let mut hull: SmallVec<[([f64; 2], f64); 16]> = SmallVec::new();
     for pass in 0..2 {
         let start = hull.len();
         for k in 0..p.len() {
