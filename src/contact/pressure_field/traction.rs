@@ -174,6 +174,38 @@ pub(super) fn add_derivatives(
     }
 }
 
+/// Adds the derivatives of the traction integral at one quadrature point `x` of area weight
+/// `weight` on a rigid secondary's surface (normal `n`), where the primary's static pressure
+/// is `p0` with gradient `gradient`: the velocity Jacobian (with `kin.jacobian`) and the pose
+/// stiffness, its elastic part ∇p·ξ pointwise (with `kin.stiffness`). For a field that is not
+/// linear over the surface (an analytic sphere's), point by point; the same terms as
+/// [`add_derivatives`].
+pub(super) fn add_point_derivatives(
+    x: &Point3,
+    weight: f64,
+    (p0, gradient): (f64, &Vector3),
+    n: &Vector3,
+    kin: &Kinetics,
+    acc: &mut Accumulator,
+) {
+    let (t, v) = traction(x, p0, n, kin);
+    let dv = traction_velocity_derivative(p0, n, &v, kin);
+    if kin.jacobian
+        && let Some(d) = &dv
+    {
+        add_jacobian(&mut acc.jacobian, &x.coords, &(d * weight));
+    }
+    if kin.stiffness {
+        let surface = SurfaceMotion::new(n, gradient, None);
+        if kin.dissipation != 0.0 || kin.friction != 0.0 {
+            let point = StiffnessPoint { x, p0, gradient, n };
+            add_dissipative_stiffness(&mut acc.stiffness, &surface, &point, (&t, &v, dv.as_ref()), kin, weight);
+        }
+        let moments = (weight, &(x.coords * weight), &(x.coords * x.coords.transpose() * weight));
+        surface.add_elastic(&mut acc.stiffness, gradient, moments);
+    }
+}
+
 /// Adds one polygon of a static query (no velocity-dependent terms, no derivatives): ∫p dA and
 /// ∫x p dA in closed form.
 #[inline(never)]
