@@ -7,10 +7,11 @@
 //! the sphere's centre (|h| ≤ r ≤ R, h the centre's height above the plane) and dA = r dr dθ,
 //! the static pressure E·(1 − r/R) is linear in r. Where the slip velocity is the same all
 //! over the disc (no spin about the normal) and the Hunt–Crossley factor 1 − d·v_n keeps one
-//! sign on it, each integrand — force, torque, power, the elastic sums and the derivatives —
-//! is a polynomial in r times a trigonometric polynomial of degree ≤ 4 in θ (odd powers of ρ,
-//! not polynomial in r, come only with odd ones in θ, which the rule sums to zero): 3-point
-//! Gauss–Legendre in r times the 6-point trapezoid rule in θ integrates it exactly, to
+//! sign on it, each integrand is a polynomial in r times a trigonometric polynomial in θ —
+//! of degree ≤ 2 for the force, torque, power and elastic sums, ≤ 4 for their derivatives —
+//! with odd powers of ρ = √(r² − h²), not polynomial in r, only beside odd ones in θ, which the
+//! rule sums to zero: 3-point Gauss–Legendre in r times the 3-point (derivatives: 5-point)
+//! trapezoid rule in θ integrates it exactly, to
 //! round-off. With spin ω_n the friction factor 1/√(|v_t|² + v_s²) varies over the disc by a
 //! ratio δ = (2|ω_n||v_t0|a + ω_n²a²)/(|v_t0|² + v_s²) (a the disc's radius, v_t0 the slip at
 //! its centre); its Taylor series in δ adds 2 to the polynomial degree per order, so the rule
@@ -21,15 +22,15 @@
 
 use super::pair::{PairFrame, PairKind};
 use super::polygon_rule::plane_basis;
-use super::traction::{Accumulator, Kinetics, add_point_derivatives, contact_law};
-use crate::math::{Point3, Vector3};
+use super::traction::{Accumulator, Kinetics, add_point_derivatives, add_radial_elastic, contact_law};
+use crate::math::{Matrix3, Point3, Vector3};
 use std::f64::consts::PI;
 
 /// The Taylor ratio δ of the friction factor's variation beyond which the largest rule is used.
 pub const MAX_DELTA: f64 = 0.3;
 
 /// The most orders of the friction factor's Taylor series a rule integrates exactly (the
-/// largest rule: 3 + MAX_ORDERS radial by 6 + 2·MAX_ORDERS angular points).
+/// largest rule: 3 + MAX_ORDERS radial by 5 + 2·MAX_ORDERS angular points).
 const MAX_ORDERS: usize = 29;
 
 /// Round-off: the size of the first Taylor term left out.
@@ -89,16 +90,37 @@ impl SpherePlane {
         let v0 = local(kin.u + kin.w.cross(&o));
         let (vs, vt) = (local(kin.w.cross(&e1)), local(kin.w.cross(&e2)));
         let orders = self.orders(kin, (&v0, &vs, &vt), a);
-        let (nodes, weights) = gauss_legendre(3 + orders);
-        let angles = 6 + 2 * orders;
-        let (r_mid, r_half) = ((self.radius + self.h.abs()) * 0.5, (self.radius - self.h.abs()) * 0.5);
         let derivatives = kin.jacobian || kin.stiffness;
+        let computed;
+        let (nodes, weights): (&[f64], &[f64]) = if orders == 0 {
+            (&GAUSS_3.0, &GAUSS_3.1)
+        } else {
+            computed = gauss_legendre(3 + orders);
+            (&computed.0, &computed.1)
+        };
+        // The angular rule: exact to trigonometric degree 2 for the wrench, 4 for derivatives,
+        // and 2 more per order.
+        let angles = if derivatives { 5 } else { 3 } + 2 * orders;
+        let table = match angles {
+            3 => Some(&ANGLES_3[..]),
+            5 => Some(&ANGLES_5[..]),
+            _ => None,
+        };
+        let (r_mid, r_half) = ((self.radius + self.h.abs()) * 0.5, (self.radius - self.h.abs()) * 0.5);
         // Sums in plane components about o: force, torque, power, ∫p0 dA, ∫(s, t)·p0 dA.
         let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
         let (mut int_p, mut int_s, mut int_t) = (0.0, 0.0, 0.0);
+        // ∫∇p0 dA and ∫∇p0·xᵀ dA, for the elastic stiffness.
+        let (mut g0, mut g1) = (Vector3::zeros(), Matrix3::zeros());
         for j in 0..angles {
-            let (sin, cos) = (2.0 * PI * j as f64 / angles as f64).sin_cos();
-            for (xi, wi) in nodes.iter().zip(&weights) {
+            let (cos, sin) = match table {
+                Some(table) => table[j],
+                None => {
+                    let (sin, cos) = (2.0 * PI * j as f64 / angles as f64).sin_cos();
+                    (cos, sin)
+                }
+            };
+            for (xi, wi) in nodes.iter().zip(weights) {
                 // r, and R − r and ρ² = (r − |h|)(r + |h|) without cancellation.
                 let r = r_mid + r_half * xi;
                 let below_surface = r_half * (1.0 - xi);
@@ -119,8 +141,15 @@ impl SpherePlane {
                     let x = Point3::from(o + e1 * s + e2 * t);
                     let gradient = x.coords * (-self.modulus / (self.radius * r));
                     add_point_derivatives(&x, weight, (q0, &gradient), &n, kin, &mut acc);
+                    if kin.stiffness {
+                        g0 += gradient * weight;
+                        g1 += gradient * (x.coords * weight).transpose();
+                    }
                 }
             }
+        }
+        if kin.stiffness {
+            add_radial_elastic(&mut acc.stiffness, &n, &g0, &g1);
         }
         let world = |v: &Vector3| e1 * v.x + e2 * v.y + n * v.z;
         let force = world(&force);
@@ -218,16 +247,27 @@ impl SpherePlane {
     }
 }
 
+/// 3-point Gauss–Legendre on [−1, 1]: nodes and weights.
+const GAUSS_3: ([f64; 3], [f64; 3]) =
+    ([-0.7745966692414834, 0.0, 0.7745966692414834], [5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0]);
+
+/// (cos, sin) of 2πj/3 and of 2πj/5.
+const ANGLES_3: [(f64, f64); 3] =
+    [(1.0, 0.0), (-0.5, 0.8660254037844386), (-0.5, -0.8660254037844386)];
+const ANGLES_5: [(f64, f64); 5] = [
+    (1.0, 0.0),
+    (0.30901699437494745, 0.9510565162951535),
+    (-0.8090169943749473, 0.5877852522924732),
+    (-0.8090169943749473, -0.5877852522924732),
+    (0.30901699437494745, -0.9510565162951535),
+];
+
 /// A rule's nodes or weights along one coordinate (on the stack up to the largest rule's).
 type Nodes = smallvec::SmallVec<[f64; 3 + MAX_ORDERS]>;
 
 /// Gauss–Legendre nodes and weights on [−1, 1] with `count` points (exact for polynomials of
 /// degree < 2·count).
 fn gauss_legendre(count: usize) -> (Nodes, Nodes) {
-    if count == 3 {
-        let x = 0.6f64.sqrt();
-        return (Nodes::from_slice(&[-x, 0.0, x]), Nodes::from_slice(&[5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0]));
-    }
     let mut nodes = Nodes::from_elem(0.0, count);
     let mut weights = Nodes::from_elem(0.0, count);
     let m = count as f64;
