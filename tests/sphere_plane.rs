@@ -20,7 +20,8 @@ const E: f64 = 1e6;
 
 fn ball(dissipation: f64, friction: f64, resolution: f64) -> PfBody {
     let compliance = Compliance::Compliant { modulus: E, resolution: Some(resolution), slab_thickness: None };
-    PfBody::new(&Shape::Sphere { radius: R }, &ContactProperties { compliance, dissipation, friction }).unwrap()
+    PfBody::new(&Shape::Sphere { radius: R }, &ContactProperties { compliance, dissipation, friction })
+        .unwrap()
 }
 
 fn ground(friction: f64) -> PfBody {
@@ -62,7 +63,9 @@ fn force_energy_and_depth_match_the_closed_forms_to_round_off() {
             let force = closed_form(R - h.abs()).0;
             let c = -h;
             let inner = 4.0 * PI * E * (c.powi(3) / 3.0 - c.powi(4) / (4.0 * R));
-            let outer = |r: f64| r.powi(3) / 3.0 - h * r * r / 2.0 - r.powi(4) / (4.0 * R) + h * r.powi(3) / (3.0 * R);
+            let outer = |r: f64| {
+                r.powi(3) / 3.0 - h * r * r / 2.0 - r.powi(4) / (4.0 * R) + h * r.powi(3) / (3.0 * R)
+            };
             (force, inner + 2.0 * PI * E * (outer(R) - outer(c)))
         };
         let f = w.wrench.force;
@@ -88,7 +91,10 @@ fn force_energy_and_depth_match_the_closed_forms_to_round_off() {
     }
     // Apart or wholly inside: no surface, no force; inside, U is the whole ball's πER³/3.
     for (z, energy) in [(R * 1.0001, 0.0), (-R * 1.0001, PI * E * R.powi(3) / 3.0)] {
-        let (sb, sg) = (state(&b, pose([0.0, 0.0, z], [0.0; 3]), Vector3::zeros(), Vector3::zeros()), state(&g, Isometry3::identity(), Vector3::zeros(), Vector3::zeros()));
+        let (sb, sg) = (
+            state(&b, pose([0.0, 0.0, z], [0.0; 3]), Vector3::zeros(), Vector3::zeros()),
+            state(&g, Isometry3::identity(), Vector3::zeros(), Vector3::zeros()),
+        );
         let w = evaluate_pair(sb, sg, &options()).unwrap();
         assert_eq!((w.faces, w.wrench.force), (0, Vector3::zeros()));
         assert!((pair_energy(sb, sg).unwrap() - energy).abs() <= 1e-13 * energy.max(1.0));
@@ -98,7 +104,12 @@ fn force_energy_and_depth_match_the_closed_forms_to_round_off() {
 /// The wrench on the ball (force, torque about the world origin) and the dissipated power by
 /// a polar Gauss–Legendre rule in ρ of `radial` × `angular` points over the disc, straight
 /// from the traction law: p = max(p0·(1 − d·v_n), 0), T = p·n − μ·p·v_t/√(|v_t|² + v_s²).
-fn reference(sb: &BodyState, sg: &BodyState, (d, mu, vs): (f64, f64, f64), (radial, angular): (usize, usize)) -> (Vector3, Vector3, f64) {
+fn reference(
+    sb: &BodyState,
+    sg: &BodyState,
+    (d, mu, vs): (f64, f64, f64),
+    (radial, angular): (usize, usize),
+) -> (Vector3, Vector3, f64) {
     let n = sg.pose.rotation * Vector3::z();
     let c = sb.pose.translation.vector;
     let h = n.dot(&(c - sg.pose.translation.vector));
@@ -107,7 +118,8 @@ fn reference(sb: &BodyState, sg: &BodyState, (d, mu, vs): (f64, f64, f64), (radi
     let e1 = n.cross(&Vector3::new(0.3, 0.9, -0.2)).normalize();
     let e2 = n.cross(&e1);
     let (x, w) = gauss_legendre(radial);
-    let velocity = |s: &BodyState, p: &Vector3| s.twist.linear + s.twist.angular.cross(&(p - s.pose.translation.vector));
+    let velocity =
+        |s: &BodyState, p: &Vector3| s.twist.linear + s.twist.angular.cross(&(p - s.pose.translation.vector));
     let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
     for j in 0..angular {
         let (sin, cos) = (2.0 * PI * (j as f64 + 0.5) / angular as f64).sin_cos();
@@ -173,7 +185,10 @@ fn friction_and_torque_match_a_high_order_quadrature_at_random_states() {
     for case in 0..24 {
         let ground_pose = pose(random_vector(&mut rng, 0.5).into(), random_vector(&mut rng, 1.5).into());
         let depth = 0.002 + 0.02 * (unit(&mut rng) + 0.5);
-        let place = Isometry3::from_parts(Translation3::new(0.0, 0.0, R - depth), UnitQuaternion::from_scaled_axis(random_vector(&mut rng, 2.0)));
+        let place = Isometry3::from_parts(
+            Translation3::new(0.0, 0.0, R - depth),
+            UnitQuaternion::from_scaled_axis(random_vector(&mut rng, 2.0)),
+        );
         // Some cases without spin about the normal, some spinning slowly against v_s / a.
         let n = ground_pose.rotation * Vector3::z();
         let mut w = random_vector(&mut rng, 0.4);
@@ -187,11 +202,17 @@ fn friction_and_torque_match_a_high_order_quadrature_at_random_states() {
         let ours = evaluate_pair(sb, sg, &options()).unwrap();
         let (force, torque, power) = reference(&sb, &sg, (d, mu, 0.01), (400, 800));
         let scale = force.norm();
-        let err = ((ours.wrench.force - force).norm() / scale)
-            .max((ours.wrench.torque - torque).norm() / (scale * (R + ground_pose.translation.vector.norm())));
+        let err = ((ours.wrench.force - force).norm() / scale).max(
+            (ours.wrench.torque - torque).norm() / (scale * (R + ground_pose.translation.vector.norm())),
+        );
         let err_power = (ours.dissipation_power - power).abs() / power.abs();
-        eprintln!("case {case}: depth {depth:.4}, |F| {scale:.4}, error {err:.2e}, power error {err_power:.2e}");
-        assert!(err < 1e-12 && err_power < 1e-10, "case {case}: {ours:?}\nreference {force} {torque} {power}");
+        eprintln!(
+            "case {case}: depth {depth:.4}, |F| {scale:.4}, error {err:.2e}, power error {err_power:.2e}"
+        );
+        assert!(
+            err < 1e-12 && err_power < 1e-10,
+            "case {case}: {ours:?}\nreference {force} {torque} {power}"
+        );
     }
     assert!(spins > 10);
 }
@@ -202,7 +223,12 @@ type K = SMatrix<f64, 12, 12>;
 fn generalized(sb: &BodyState, sg: &BodyState) -> SMatrix<f64, 12, 1> {
     let w = evaluate_pair(*sb, *sg, &options()).unwrap().wrench;
     let mut q = SMatrix::<f64, 12, 1>::zeros();
-    let parts = [w.force, w.torque_about(&sb.pose.translation.vector.into()), -w.force, -w.torque_about(&sg.pose.translation.vector.into())];
+    let parts = [
+        w.force,
+        w.torque_about(&sb.pose.translation.vector.into()),
+        -w.force,
+        -w.torque_about(&sg.pose.translation.vector.into()),
+    ];
     for (k, v) in parts.iter().enumerate() {
         q.fixed_rows_mut::<3>(3 * k).copy_from(v);
     }
@@ -251,12 +277,20 @@ fn derivatives_match_central_differences() {
             let q = |step: f64| {
                 let (pos, vel) = (col % 6, col % 6 + 6);
                 let _ = vel;
-                if col < 6 { generalized(&nudged(&sb, pos, step), &sg) } else { generalized(&sb, &nudged(&sg, pos, step)) }
+                if col < 6 {
+                    generalized(&nudged(&sb, pos, step), &sg)
+                } else {
+                    generalized(&sb, &nudged(&sg, pos, step))
+                }
             };
             fd_k.set_column(col, &((q(h) - q(-h)) / (2.0 * h)));
             let qv = |step: f64| {
                 let pos = col % 6 + 6;
-                if col < 6 { generalized(&nudged(&sb, pos, step), &sg) } else { generalized(&sb, &nudged(&sg, pos, step)) }
+                if col < 6 {
+                    generalized(&nudged(&sb, pos, step), &sg)
+                } else {
+                    generalized(&sb, &nudged(&sg, pos, step))
+                }
             };
             let hv = 1e-6;
             fd_j.set_column(col, &((qv(hv) - qv(-hv)) / (2.0 * hv)));
@@ -292,7 +326,9 @@ fn the_meshed_sphere_converges_toward_the_analytic_one() {
         let centre = place.translation.vector.into();
         let err_t = (wr.torque_about(&centre) - exact.torque_about(&centre)).norm()
             / exact.torque_about(&centre).norm();
-        eprintln!("resolution {resolution}: force error {err:.3e}, torque error {err_t:.3e}, energy error {err_u:.3e}");
+        eprintln!(
+            "resolution {resolution}: force error {err:.3e}, torque error {err_t:.3e}, energy error {err_u:.3e}"
+        );
         assert!(err < last.0 && err_u < last.1, "errors must fall with refinement");
         last = (err, err_u);
     }

@@ -44,7 +44,7 @@ pub struct CompliantMesh {
     pub bvh: Bvh,
     /// The radius R of a sphere centred at the body's origin whose analytic field
     /// p0 = E·(1 − |x|/R) a query against a rigid half space integrates exactly
-    /// ([`super::sphere_plane`]) instead of the mesh's; `None`: the mesh's field everywhere.
+    /// (`sphere_plane.rs`) instead of the mesh's; `None`: the mesh's field everywhere.
     pub analytic_sphere: Option<f64>,
 }
 
@@ -61,6 +61,8 @@ pub struct RigidMesh {
 }
 
 /// What a body is to the pressure field model.
+// Built once per body and kept in the model's list: a variant's size costs nothing per query.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum PfGeometry {
     CompliantMesh(CompliantMesh),

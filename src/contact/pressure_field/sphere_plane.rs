@@ -40,6 +40,9 @@ const ROUND_OFF: f64 = 1e-17;
 const RINGS: usize = 3;
 const SEGMENTS: usize = 24;
 
+/// A polygon of the drawn disc: its vertices and the static pressure at each.
+pub type DrawnPolygon = (Vec<Point3>, Vec<f64>);
+
 /// A compliant sphere (the primary, centred at its origin) and a rigid half space, in the
 /// sphere's frame.
 #[derive(Clone, Copy, Debug)]
@@ -178,7 +181,8 @@ impl SpherePlane {
         // ω_n a: the slip's change across the disc (vs = (0, ω_n, ·), vt = (−ω_n, 0, ·)).
         let turn = vs.y.abs() * a;
         let slip = v0.x.hypot(v0.y);
-        let delta = (2.0 * turn * slip + turn * turn) / (slip * slip + kin.stiction_speed * kin.stiction_speed);
+        let delta =
+            (2.0 * turn * slip + turn * turn) / (slip * slip + kin.stiction_speed * kin.stiction_speed);
         if delta <= ROUND_OFF {
             0
         } else if delta >= MAX_DELTA {
@@ -205,7 +209,9 @@ impl SpherePlane {
         // ∫ (1 − r/R)·4πr² dr over [0, c], and ∫ (1 − r/R)·2πr(r − h) dr over [c, R].
         let inner = |r: f64| 4.0 * PI * (r.powi(3) / 3.0 - r.powi(4) / (4.0 * radius));
         let outer = |r: f64| {
-            2.0 * PI * (r.powi(3) / 3.0 - h * r * r / 2.0 - r.powi(4) / (4.0 * radius) + h * r.powi(3) / (3.0 * radius))
+            2.0 * PI
+                * (r.powi(3) / 3.0 - h * r * r / 2.0 - r.powi(4) / (4.0 * radius)
+                    + h * r.powi(3) / (3.0 * radius))
         };
         e * (inner(c) + outer(radius) - outer(c))
     }
@@ -219,7 +225,7 @@ impl SpherePlane {
     /// The disc drawn as polygons for output (sphere's frame): a fan of triangles about the
     /// centre and rings of quadrilaterals, [`RINGS`] × [`SEGMENTS`], with the exact static
     /// pressure at each vertex; and the normal (out of the half space).
-    pub fn polygons(&self) -> (Vec<(Vec<Point3>, Vec<f64>)>, Vector3) {
+    pub fn polygons(&self) -> (Vec<DrawnPolygon>, Vector3) {
         let mut out = Vec::new();
         if !self.touching() {
             return (out, self.n);
@@ -238,7 +244,12 @@ impl SpherePlane {
                 let corners = if ring == 0 {
                     vec![point(0, 0), point(1, k), point(1, (k + 1) % SEGMENTS)]
                 } else {
-                    vec![point(ring, k), point(ring + 1, k), point(ring + 1, (k + 1) % SEGMENTS), point(ring, (k + 1) % SEGMENTS)]
+                    vec![
+                        point(ring, k),
+                        point(ring + 1, k),
+                        point(ring + 1, (k + 1) % SEGMENTS),
+                        point(ring, (k + 1) % SEGMENTS),
+                    ]
                 };
                 out.push(corners.into_iter().unzip());
             }
@@ -252,8 +263,7 @@ const GAUSS_3: ([f64; 3], [f64; 3]) =
     ([-0.7745966692414834, 0.0, 0.7745966692414834], [5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0]);
 
 /// (cos, sin) of 2πj/3 and of 2πj/5.
-const ANGLES_3: [(f64, f64); 3] =
-    [(1.0, 0.0), (-0.5, 0.8660254037844386), (-0.5, -0.8660254037844386)];
+const ANGLES_3: [(f64, f64); 3] = [(1.0, 0.0), (-0.5, 0.8660254037844386), (-0.5, -0.8660254037844386)];
 const ANGLES_5: [(f64, f64); 5] = [
     (1.0, 0.0),
     (0.30901699437494745, 0.9510565162951535),
