@@ -94,13 +94,7 @@ impl SpherePlane {
         let (vs, vt) = (local(kin.w.cross(&e1)), local(kin.w.cross(&e2)));
         let orders = self.orders(kin, (&v0, &vs, &vt), a);
         let derivatives = kin.jacobian || kin.stiffness;
-        let computed;
-        let (nodes, weights): (&[f64], &[f64]) = if orders == 0 {
-            (&GAUSS_3.0, &GAUSS_3.1)
-        } else {
-            computed = gauss_legendre(3 + orders);
-            (&computed.0, &computed.1)
-        };
+        let (nodes, weights) = gauss_legendre(3 + orders);
         // The angular rule: exact to trigonometric degree 2 for the wrench, 4 for derivatives,
         // and 2 more per order.
         let angles = if derivatives { 5 } else { 3 } + 2 * orders;
@@ -109,7 +103,19 @@ impl SpherePlane {
             5 => Some(&ANGLES_5[..]),
             _ => None,
         };
+        // Each radial node's r, ρ, p0 and weight (area per point): r, R − r and
+        // ρ² = (r − |h|)(r + |h|) without cancellation.
         let (r_mid, r_half) = ((self.radius + self.h.abs()) * 0.5, (self.radius - self.h.abs()) * 0.5);
+        let (per_radius, per_angle) = (self.modulus / self.radius, 2.0 * PI / angles as f64);
+        let rings: Rings = nodes
+            .iter()
+            .zip(weights)
+            .map(|(xi, wi)| {
+                let r = r_mid + r_half * xi;
+                let rho = (r_half * (1.0 + xi) * (r + self.h.abs())).sqrt();
+                (r, rho, per_radius * (r_half * (1.0 - xi)), wi * r_half * r * per_angle)
+            })
+            .collect();
         // Sums in plane components about o: force, torque, power, ∫p0 dA, ∫(s, t)·p0 dA.
         let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
         let (mut int_p, mut int_s, mut int_t) = (0.0, 0.0, 0.0);
@@ -119,17 +125,11 @@ impl SpherePlane {
             let (cos, sin) = match table {
                 Some(table) => table[j],
                 None => {
-                    let (sin, cos) = (2.0 * PI * j as f64 / angles as f64).sin_cos();
+                    let (sin, cos) = (per_angle * j as f64).sin_cos();
                     (cos, sin)
                 }
             };
-            for (xi, wi) in nodes.iter().zip(weights) {
-                // r, and R − r and ρ² = (r − |h|)(r + |h|) without cancellation.
-                let r = r_mid + r_half * xi;
-                let below_surface = r_half * (1.0 - xi);
-                let rho = (r_half * (1.0 + xi) * (r + self.h.abs())).sqrt();
-                let q0 = self.modulus * below_surface / self.radius;
-                let weight = wi * r_half * r * (2.0 * PI / angles as f64);
+            for &(r, rho, q0, weight) in &rings {
                 let (s, t) = (rho * cos, rho * sin);
                 let v = v0 + vs * s + vt * t;
                 let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
@@ -142,7 +142,7 @@ impl SpherePlane {
                 int_t += t * q0 * weight;
                 if derivatives {
                     let x = Point3::from(o + e1 * s + e2 * t);
-                    let gradient = x.coords * (-self.modulus / (self.radius * r));
+                    let gradient = x.coords * (-per_radius / r);
                     add_point_derivatives(&x, weight, (q0, &gradient), &n, kin, &mut acc);
                     if kin.stiffness {
                         g0 += gradient * weight;
@@ -258,10 +258,6 @@ impl SpherePlane {
     }
 }
 
-/// 3-point Gauss–Legendre on [−1, 1]: nodes and weights.
-const GAUSS_3: ([f64; 3], [f64; 3]) =
-    ([-0.7745966692414834, 0.0, 0.7745966692414834], [5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0]);
-
 /// (cos, sin) of 2πj/3 and of 2πj/5.
 const ANGLES_3: [(f64, f64); 3] = [(1.0, 0.0), (-0.5, 0.8660254037844386), (-0.5, -0.8660254037844386)];
 const ANGLES_5: [(f64, f64); 5] = [
@@ -272,17 +268,25 @@ const ANGLES_5: [(f64, f64); 5] = [
     (0.30901699437494745, -0.9510565162951535),
 ];
 
-/// A rule's nodes or weights along one coordinate (on the stack up to the largest rule's).
-type Nodes = smallvec::SmallVec<[f64; 3 + MAX_ORDERS]>;
+/// Each radial node's (r, ρ, p0, weight) for one query.
+type Rings = smallvec::SmallVec<[(f64, f64, f64, f64); 3 + MAX_ORDERS]>;
 
-/// Gauss–Legendre nodes and weights on [−1, 1] with `count` points (exact for polynomials of
-/// degree < 2·count).
-fn gauss_legendre(count: usize) -> (Nodes, Nodes) {
-    let mut nodes = Nodes::from_elem(0.0, count);
-    let mut weights = Nodes::from_elem(0.0, count);
+/// Gauss–Legendre nodes and weights on [−1, 1] with `count` points (3 ≤ count ≤ 3 +
+/// [`MAX_ORDERS`]; exact for polynomials of degree < 2·count), computed once.
+fn gauss_legendre(count: usize) -> (&'static [f64], &'static [f64]) {
+    static RULES: std::sync::OnceLock<Vec<(Vec<f64>, Vec<f64>)>> = std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| (0..=3 + MAX_ORDERS).map(gauss_legendre_rule).collect());
+    let (nodes, weights) = &rules[count];
+    (nodes, weights)
+}
+
+/// Gauss–Legendre nodes and weights on [−1, 1] with `count` points, by Newton's method on
+/// P_count from Tricomi's estimates of its roots.
+fn gauss_legendre_rule(count: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut nodes = vec![0.0; count];
+    let mut weights = vec![0.0; count];
     let m = count as f64;
     for i in 0..count.div_ceil(2) {
-        // Newton's method on P_n from Tricomi's estimate of the i-th root.
         let mut x = (PI * (i as f64 + 0.75) / (m + 0.5)).cos();
         let mut derivative = 1.0;
         for _ in 0..100 {
@@ -314,7 +318,7 @@ mod tests {
     #[test]
     fn gauss_legendre_integrates_polynomials_to_their_degree() {
         for count in [2, 3, 5, 8, 17, 32] {
-            let (x, w) = gauss_legendre(count);
+            let (x, w) = gauss_legendre_rule(count);
             for degree in 0..2 * count {
                 let sum: f64 = x.iter().zip(&w).map(|(x, w)| w * x.powi(degree as i32)).sum();
                 let exact = if degree % 2 == 1 { 0.0 } else { 2.0 / (degree as f64 + 1.0) };
