@@ -181,7 +181,7 @@ fn friction_and_torque_match_a_high_order_quadrature_at_random_states() {
     let (d, mu) = (0.8, 0.6);
     let (b, g) = (ball(d, mu, 0.02), ground(mu));
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let mut spins = 0;
+    let (mut spins, mut exact) = (0, 0);
     for case in 0..24 {
         let ground_pose = pose(random_vector(&mut rng, 0.5).into(), random_vector(&mut rng, 1.5).into());
         let depth = 0.002 + 0.02 * (unit(&mut rng) + 0.5);
@@ -189,32 +189,52 @@ fn friction_and_torque_match_a_high_order_quadrature_at_random_states() {
             Translation3::new(0.0, 0.0, R - depth),
             UnitQuaternion::from_scaled_axis(random_vector(&mut rng, 2.0)),
         );
-        // Some cases without spin about the normal, some spinning slowly against v_s / a.
+        // A third without spin about the normal relative to the ground, the rest spinning up to
+        // a few times v_s / a (the Taylor ratio δ up to ~3).
         let n = ground_pose.rotation * Vector3::z();
-        let mut w = random_vector(&mut rng, 0.4);
+        let (mut w, wg) = (random_vector(&mut rng, 0.4), random_vector(&mut rng, 0.05));
         if case % 3 == 0 {
-            w -= n * n.dot(&w);
+            w -= n * n.dot(&(w - wg));
         } else {
             spins += 1;
         }
         let sb = state(&b, ground_pose * place, random_vector(&mut rng, 0.02), w);
-        let sg = state(&g, ground_pose, random_vector(&mut rng, 0.01), random_vector(&mut rng, 0.05));
+        let sg = state(&g, ground_pose, random_vector(&mut rng, 0.01), wg);
         let ours = evaluate_pair(sb, sg, &options()).unwrap();
         let (force, torque, power) = reference(&sb, &sg, (d, mu, 0.01), (400, 800));
+        let delta = taylor_ratio(&sb, &sg, 0.01);
         let scale = force.norm();
         let err = ((ours.wrench.force - force).norm() / scale).max(
             (ours.wrench.torque - torque).norm() / (scale * (R + ground_pose.translation.vector.norm())),
         );
         let err_power = (ours.dissipation_power - power).abs() / power.abs();
         eprintln!(
-            "case {case}: depth {depth:.4}, |F| {scale:.4}, error {err:.2e}, power error {err_power:.2e}"
+            "case {case}: depth {depth:.4}, |F| {scale:.4}, δ {delta:.2e}, error {err:.2e}, power error {err_power:.2e}"
         );
+        // Round-off up to the Taylor ratio the largest rule covers; a faster spin converges.
+        let (tolerance, power_tolerance) = if delta <= 0.02 { (1e-12, 1e-10) } else { (1e-5, 1e-4) };
         assert!(
-            err < 1e-12 && err_power < 1e-10,
+            err < tolerance && err_power < power_tolerance,
             "case {case}: {ours:?}\nreference {force} {torque} {power}"
         );
+        exact += usize::from(delta <= 0.02);
     }
-    assert!(spins > 10);
+    assert!(spins > 10 && exact > 6, "{spins} spinning, {exact} within the exact rules");
+}
+
+/// δ = (2|ω_n||v_t0|a + ω_n²a²)/(|v_t0|² + v_s²): how much the friction factor varies over the
+/// disc (v_t0 the slip at its centre, a its radius).
+fn taylor_ratio(sb: &BodyState, sg: &BodyState, vs: f64) -> f64 {
+    let n = sg.pose.rotation * Vector3::z();
+    let c = sb.pose.translation.vector;
+    let h = n.dot(&(c - sg.pose.translation.vector));
+    let (a, o) = ((R * R - h * h).sqrt(), c - n * h);
+    let velocity =
+        |s: &BodyState, p: &Vector3| s.twist.linear + s.twist.angular.cross(&(p - s.pose.translation.vector));
+    let v = velocity(sb, &o) - velocity(sg, &o);
+    let slip = (v - n * v.dot(&n)).norm();
+    let turn = (sb.twist.angular - sg.twist.angular).dot(&n).abs() * a;
+    (2.0 * turn * slip + turn * turn) / (slip * slip + vs * vs)
 }
 
 type K = SMatrix<f64, 12, 12>;
@@ -297,10 +317,15 @@ fn derivatives_match_central_differences() {
         }
         let err_k = (stiffness - fd_k).abs().max() / stiffness.abs().max();
         let err_j = (jacobian - fd_j).abs().max() / jacobian.abs().max().max(1e-300);
-        eprintln!("case {case}: stiffness error {err_k:.2e}, velocity Jacobian error {err_j:.2e}");
-        assert!(err_k < 1e-6, "case {case}: K = {stiffness:.5}\nFD = {fd_k:.5}");
+        // Exact up to the Taylor ratio the derivatives' rule covers (3 orders: δ⁴ ≤ 1e-17).
+        let delta = taylor_ratio(&sb, &sg, 0.01);
+        let tolerance = if delta <= 5e-5 { 1e-6 } else { 1e-4 };
+        eprintln!(
+            "case {case}: δ {delta:.1e}, stiffness error {err_k:.2e}, velocity Jacobian error {err_j:.2e}"
+        );
+        assert!(err_k < tolerance, "case {case}: K = {stiffness:.5}\nFD = {fd_k:.5}");
         if case > 0 {
-            assert!(err_j < 1e-6, "case {case}: J = {jacobian:.5}\nFD = {fd_j:.5}");
+            assert!(err_j < tolerance, "case {case}: J = {jacobian:.5}\nFD = {fd_j:.5}");
         }
     }
 }
