@@ -21,7 +21,7 @@
 //! the disc (a kink), that largest rule is used: there the integrals converge with the rule but
 //! are not exact to round-off (at δ up to 3, tests/sphere_plane.rs finds 4e-8 of the force at
 //! worst). Derivatives take a rule of at most 3 orders (6 by 11 points): exact to δ ≈ 5e-5,
-//! within 1e-6 of central differences at δ ≈ 1 (a point's derivatives cost forty times its
+//! within about 1e-6 of central differences at δ ≈ 1 (a point's derivatives cost forty times its
 //! traction).
 
 use super::pair::{PairFrame, PairKind};
