@@ -42,6 +42,10 @@ pub struct CompliantMesh {
     pub cells: Cells,
     /// The hierarchy of the cells.
     pub bvh: Bvh,
+    /// The radius R of a sphere centred at the body's origin whose analytic field
+    /// p0 = E·(1 − |x|/R) a query against a rigid half space integrates exactly
+    /// (`sphere_plane.rs`) instead of the mesh's; `None`: the mesh's field everywhere.
+    pub analytic_sphere: Option<f64>,
 }
 
 /// A rigid closed surface mesh.
@@ -57,6 +61,8 @@ pub struct RigidMesh {
 }
 
 /// What a body is to the pressure field model.
+// Built once per body and kept in the model's list: a variant's size costs nothing per query.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum PfGeometry {
     CompliantMesh(CompliantMesh),
@@ -126,7 +132,11 @@ impl PfBody {
                         (layered.mesh, extent)
                     }
                 };
-                (PfGeometry::CompliantMesh(CompliantMesh::new(mesh, extent, *modulus)), Some(*modulus))
+                let mut compliant = CompliantMesh::new(mesh, extent, *modulus);
+                if let Shape::Sphere { radius } = shape {
+                    compliant.analytic_sphere = Some(*radius);
+                }
+                (PfGeometry::CompliantMesh(compliant), Some(*modulus))
             }
         };
         Ok((PfBody { geometry, modulus, dissipation: props.dissipation, friction: props.friction }, notes))
@@ -135,6 +145,15 @@ impl PfBody {
     /// A body without a shape: no geometry, no modulus, touches nothing.
     pub fn nothing() -> PfBody {
         PfBody { geometry: PfGeometry::Nothing, modulus: None, dissipation: 0.0, friction: 0.0 }
+    }
+
+    /// The body with its mesh's field everywhere: a sphere's queries against a half space
+    /// integrate its tets as any other pair's do, instead of the analytic field.
+    pub fn with_meshed_field(mut self) -> PfBody {
+        if let PfGeometry::CompliantMesh(m) = &mut self.geometry {
+            m.analytic_sphere = None;
+        }
+        self
     }
 
     /// Whether the body is compliant.
@@ -150,7 +169,7 @@ impl CompliantMesh {
             field::tet_fields(&mesh, &extent).into_iter().map(|f| f.scaled(modulus)).collect();
         let cells = Cells::build(&mesh, &pressure);
         let bvh = Bvh::build_with(cells.len(), |c, out| out.extend_from_slice(cells.points(c)));
-        CompliantMesh { mesh, extent, cells, bvh }
+        CompliantMesh { mesh, extent, cells, bvh, analytic_sphere: None }
     }
 }
 

@@ -18,6 +18,7 @@ mod plane_quadrature;
 mod polygon_rule;
 mod query;
 mod setup;
+mod sphere_plane;
 
 mod traction;
 

@@ -7,6 +7,7 @@ use super::pair::{BodyState, PairFrame, PairKind};
 use super::plane_cache::PlaneCache;
 use super::plane_quadrature::{PlaneQuadrature, RulePoints};
 use super::polygon_rule::BasisCache;
+use super::sphere_plane::SpherePlane;
 use super::traction::{Accumulator, Kinetics};
 use super::{energy, polygon_rule, traction};
 use crate::contact::surface::{ContactPolygon, ContactSurface};
@@ -158,6 +159,10 @@ fn reorder(m: &SMatrix<f64, 12, 12>, swapped: bool) -> SMatrix<f64, 12, 12> {
 
 /// Integrates every polygon of a pair in its primary frame.
 fn accumulate(pair: &PairFrame, kin: &Kinetics) -> Accumulator {
+    // A sphere on a rigid half space: its analytic field's disc, exactly.
+    if let Some(sphere) = SpherePlane::new(pair) {
+        return sphere.accumulate(kin);
+    }
     let (tasks, work) = pair.tasks();
     // Decided once per query: no velocity-dependent terms, closed-form polygon integrals.
     let fixed = kin.is_static();
@@ -311,25 +316,34 @@ fn pose_stiffness(
 /// The contact surface of a pair in the world frame, normals from `b` into `a`.
 pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
-    let candidates = pair.candidates(false);
     let pose = pair.primary.pose;
     let flip = if pair.swapped { -1.0 } else { 1.0 };
     let mut polygons = Vec::new();
-    for c in candidates {
+    let mut add = |poly: &[Point3], pressure: Vec<f64>, n: &Vector3| {
+        let normal = pose.rotation * n * flip;
+        let mut vertices: Vec<_> = poly.iter().map(|x| pose * x).collect();
+        let mut pressure = pressure;
+        // Counter-clockwise about the reported normal.
+        let area: Vector3 = (1..vertices.len() - 1)
+            .map(|k| (vertices[k] - vertices[0]).cross(&(vertices[k + 1] - vertices[0])))
+            .sum();
+        if area.dot(&normal) < 0.0 {
+            vertices.reverse();
+            pressure.reverse();
+        }
+        polygons.push(ContactPolygon { vertices, pressure, normal });
+    };
+    if let Some(sphere) = SpherePlane::new(&pair) {
+        let (disc, n) = sphere.polygons();
+        for (poly, pressure) in disc {
+            add(&poly, pressure, &n);
+        }
+        return Ok(ContactSurface { polygons });
+    }
+    for c in pair.candidates(false) {
         pair.with_polygon(c, true, |poly, p0, n, _| {
-            let normal = pose.rotation * n * flip;
-            let mut vertices: Vec<_> = poly.iter().map(|x| pose * x).collect();
             // Round-off can leave −1e−9 Pa on the surface, where p0 = 0.
-            let mut pressure: Vec<f64> = poly.iter().map(|x| p0.value(x).max(0.0)).collect();
-            // Counter-clockwise about the reported normal.
-            let area: Vector3 = (1..vertices.len() - 1)
-                .map(|k| (vertices[k] - vertices[0]).cross(&(vertices[k + 1] - vertices[0])))
-                .sum();
-            if area.dot(&normal) < 0.0 {
-                vertices.reverse();
-                pressure.reverse();
-            }
-            polygons.push(ContactPolygon { vertices, pressure, normal });
+            add(poly, poly.iter().map(|x| p0.value(x).max(0.0)).collect(), n);
         });
     }
     Ok(ContactSurface { polygons })
@@ -342,6 +356,9 @@ pub fn contact_surface(a: BodyState, b: BodyState) -> Result<ContactSurface, Pre
 /// does not touch. A region of constant pressure (a field's core) adds nothing.
 pub fn pair_penetration(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
+    if let Some(sphere) = SpherePlane::new(&pair) {
+        return Ok(sphere.penetration());
+    }
     let depth_per_pascal = |g: &Vector3| {
         let n = g.norm();
         if n > 0.0 { 1.0 / n } else { 0.0 }
@@ -361,6 +378,9 @@ pub fn pair_penetration(a: BodyState, b: BodyState) -> Result<f64, PressureField
 /// The pair's elastic potential energy U = ∫ min(p_a, p_b) dV over the overlap (J).
 pub fn pair_energy(a: BodyState, b: BodyState) -> Result<f64, PressureFieldError> {
     let pair = PairFrame::new(a, b)?;
+    if let Some(sphere) = SpherePlane::new(&pair) {
+        return Ok(sphere.energy());
+    }
     Ok(energy::pair_energy(&pair))
 }
 

@@ -176,7 +176,12 @@ fn kept_plane_cells_give_the_fresh_results_bit_for_bit() {
         let compliance =
             Compliance::Compliant { modulus: 1e6, resolution: Some(resolution), slab_thickness: None };
         let properties = ContactProperties { compliance, dissipation: 1.0, friction: 0.5 };
-        PfBody::build(&crate::geometry::Shape::Sphere { radius: 0.05 }, &properties).unwrap().0
+        // Meshed on purpose: the cache serves the mesh's traversal (a sphere on a half space
+        // otherwise takes its analytic field's disc).
+        PfBody::build(&crate::geometry::Shape::Sphere { radius: 0.05 }, &properties)
+            .unwrap()
+            .0
+            .with_meshed_field()
     };
     let ground = rigid_ground();
     let refs = (Point3::new(0.0, 0.0, 0.05), Point3::origin());

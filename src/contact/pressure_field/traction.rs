@@ -174,6 +174,45 @@ pub(super) fn add_derivatives(
     }
 }
 
+/// Adds the derivatives of the traction integral at one quadrature point `x` of area weight
+/// `weight` on a rigid secondary's surface (normal `n`), where the primary's static pressure
+/// is `p0` with gradient `gradient`: the velocity Jacobian (with `kin.jacobian`) and the
+/// dissipative part of the pose stiffness (with `kin.stiffness`). For a field that is not
+/// linear over the surface (an analytic sphere's), point by point; the same terms as
+/// [`add_derivatives`], whose elastic part the caller adds ([`add_radial_elastic`]).
+pub(super) fn add_point_derivatives(
+    x: &Point3,
+    weight: f64,
+    (p0, gradient): (f64, &Vector3),
+    n: &Vector3,
+    kin: &Kinetics,
+    acc: &mut Accumulator,
+) {
+    let (t, v) = traction(x, p0, n, kin);
+    let dv = traction_velocity_derivative(p0, n, &v, kin);
+    if kin.jacobian
+        && let Some(d) = &dv
+    {
+        add_jacobian(&mut acc.jacobian, &x.coords, &(d * weight));
+    }
+    if kin.stiffness && (kin.dissipation != 0.0 || kin.friction != 0.0) {
+        let surface = SurfaceMotion::new(n, gradient, None);
+        let point = StiffnessPoint { x, p0, gradient, n };
+        add_dissipative_stiffness(&mut acc.stiffness, &surface, &point, (&t, &v, dv.as_ref()), kin, weight);
+    }
+}
+
+/// Adds the elastic stiffness ∫ (∇p, x × ∇p)·(n, x × n)ᵀ dA of a field whose gradient is
+/// parallel to the position (a sphere's about its centre: x × ∇p = 0) on a rigid secondary's
+/// surface of normal `n`, from the gradient's moments `g0` = ∫∇p dA and `g1` = ∫∇p·xᵀ dA:
+/// the blocks ∂F/∂a = g0·nᵀ and ∂F/∂φ = ∫∇p·(x × n)ᵀ dA (rows of g1 crossed with n).
+pub(super) fn add_radial_elastic(k: &mut Matrix6<f64>, n: &Vector3, g0: &Vector3, g1: &Matrix3) {
+    let mut force = k.fixed_view_mut::<3, 3>(0, 0);
+    force += g0 * n.transpose();
+    let mut turn = k.fixed_view_mut::<3, 3>(0, 3);
+    turn += cross_right(g1, n);
+}
+
 /// Adds one polygon of a static query (no velocity-dependent terms, no derivatives): ∫p dA and
 /// ∫x p dA in closed form.
 #[inline(never)]
