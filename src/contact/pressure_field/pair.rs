@@ -6,7 +6,7 @@
 
 use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
 use super::cells::{CellSection, Cells};
-use super::{PlaneCache, PressureFieldError};
+use super::{CandidateCache, PlaneCache, PressureFieldError};
 use crate::field::LinearField;
 use crate::geometry::bvh::{Bvh, RelativePose, Tasks};
 use crate::geometry::clip::{Polygon, TetSection};
@@ -78,6 +78,9 @@ pub struct PairFrame<'a> {
     /// The cells kept near a half space's plane from the pair's earlier queries, when the
     /// caller keeps them.
     plane_cache: Option<&'a PlaneCache>,
+    /// The candidate pairs of two meshes kept from the pair's earlier queries, when the caller
+    /// keeps them.
+    candidate_cache: Option<&'a CandidateCache>,
 }
 
 impl<'a> PairFrame<'a> {
@@ -126,12 +129,18 @@ impl<'a> PairFrame<'a> {
             secondary_modulus: s.body.modulus,
             secondary_boundary: Plane::new(Vector3::z(), 0.0).transformed(&p_from_s),
             plane_cache: None,
+            candidate_cache: None,
         })
     }
 
     /// The pair with the cache its traversals of a half space's plane may use.
     pub fn with_plane_cache(self, plane_cache: Option<&'a PlaneCache>) -> PairFrame<'a> {
         PairFrame { plane_cache, ..self }
+    }
+
+    /// The pair with the cache its traversals of two meshes may use.
+    pub fn with_candidate_cache(self, candidate_cache: Option<&'a CandidateCache>) -> PairFrame<'a> {
+        PairFrame { candidate_cache, ..self }
     }
 
     /// The secondary's half-space plane z ≤ 0 in the primary's frame (inside = solid).
@@ -209,10 +218,9 @@ impl<'a> PairFrame<'a> {
 
     /// Calls `visit` with every candidate of one task from [`PairFrame::tasks`].
     pub fn run_task(&self, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
-        let rel = self.rel;
         match self.kind {
-            PairKind::MeshMesh(m, n) => m.bvh.pairs_from(&n.bvh, &rel, task, &mut |i, j| visit((i, j))),
-            PairKind::MeshRigid(m, r) => m.bvh.pairs_from(&r.bvh, &rel, task, &mut |i, j| visit((i, j))),
+            PairKind::MeshMesh(m, n) => self.mesh_pairs(&m.bvh, &n.bvh, task, visit),
+            PairKind::MeshRigid(m, r) => self.mesh_pairs(&m.bvh, &r.bvh, task, visit),
             PairKind::MeshRigidHalfSpace(m) => match self.plane_cache {
                 // One task from the root: the kept cells stand for its traversal.
                 Some(cache) if task_count(m.bvh.size(0)) == 1 => {
@@ -226,6 +234,15 @@ impl<'a> PairFrame<'a> {
             PairKind::HalfSpaceRigid(_, r) => {
                 r.bvh.plane_from(&self.primary_plane_in_secondary(), false, task.0, &mut |j| visit((0, j)))
             }
+        }
+    }
+
+    /// [`PairFrame::run_task`] for two meshes' hierarchies (primary, secondary).
+    fn mesh_pairs(&self, a: &Bvh, b: &Bvh, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
+        match self.candidate_cache {
+            // The kept pairs below the task's node pair stand for its traversal.
+            Some(cache) => cache.visit((a, b), &self.rel, task, &mut |i, j| visit((i, j))),
+            None => a.pairs_from(b, &self.rel, task, &mut |i, j| visit((i, j))),
         }
     }
 
