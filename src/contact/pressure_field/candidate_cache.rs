@@ -22,6 +22,13 @@
 //! task's node pair the kept pairs are a supersequence of those its traversal visits, and the
 //! extra pairs (apart at X) give no polygon: a query gives bit for bit what fresh traversals
 //! give, task by task.
+//!
+//! The same bound leaves out, when the candidates are found, the pairs of primitives that a
+//! separating axis fixed in either body (a face normal of the primary's cell; the normal of the
+//! secondary's triangle, or an edge's normal in its plane) holds more than `M` apart: at X they are
+//! still at least `M/2` apart (a mesh and a rigid triangle: most of a held object's candidates,
+//! whose boxes overlap while the primitives do not). Their polygons would be empty; far beyond
+//! round-off (`M/2` is a thousandth of the bodies' size), clipping leaves nothing.
 
 use crate::geometry::bvh::{Bvh, RelativePose};
 use std::sync::Mutex;
@@ -69,11 +76,17 @@ impl CandidateCache {
     /// Calls `visit` with what `primary.pairs_from(secondary, rel, task, visit)` visits and
     /// possibly some pairs more whose boxes do not overlap, in the same order. `primary` and
     /// `secondary` must be the same hierarchies at every call.
+    ///
+    /// `apart(i, j, gap)` says whether primitives i and j are farther apart than `gap` along a
+    /// separating axis fixed in either body (module docs): the pairs farther apart
+    /// than `M` when the candidates are found are left out (they stay apart while the pose
+    /// stays within `M/2`: no polygon).
     pub fn visit(
         &self,
         (primary, secondary): (&Bvh, &Bvh),
         rel: &RelativePose,
         task: (u32, u32),
+        apart: &impl Fn(u32, u32, f64) -> bool,
         visit: &mut impl FnMut(u32, u32),
     ) {
         let fresh = |visit: &mut dyn FnMut(u32, u32)| {
@@ -93,7 +106,11 @@ impl CandidateCache {
             };
             let margin = MARGIN * (reach.0 + reach.1);
             pairs.clear();
-            primary.pairs_near(secondary, rel, margin, &mut |i, j, a, b| pairs.push([i, j, a, b]));
+            primary.pairs_near(secondary, rel, margin, &mut |i, j, a, b| {
+                if !apart(i, j, margin) {
+                    pairs.push([i, j, a, b]);
+                }
+            });
             *kept = Some(Kept { rel: *rel, margin, reach, pairs, rebuilds: rebuilds + 1 });
         }
         if let Some(k) = kept.as_ref() {

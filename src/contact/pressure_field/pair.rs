@@ -241,9 +241,48 @@ impl<'a> PairFrame<'a> {
     fn mesh_pairs(&self, a: &Bvh, b: &Bvh, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
         match self.candidate_cache {
             // The kept pairs below the task's node pair stand for its traversal.
-            Some(cache) => cache.visit((a, b), &self.rel, task, &mut |i, j| visit((i, j))),
+            Some(cache) => {
+                let apart = |i: u32, j: u32, gap: f64| self.apart((i, j), gap);
+                cache.visit((a, b), &self.rel, task, &apart, &mut |i, j| visit((i, j)))
+            }
             None => a.pairs_from(b, &self.rel, task, &mut |i, j| visit((i, j))),
         }
+    }
+
+    /// Whether a candidate's primitives are farther apart than `gap` along one of the axes of
+    /// a separating-axis test: a face normal of the primary's cell, or the normal or an edge's
+    /// in-plane outward normal of the secondary's rigid triangle (`false` for other kinds, and
+    /// when unsure). Such a pair gives no polygon.
+    pub fn apart(&self, (i, j): (u32, u32), gap: f64) -> bool {
+        let PairKind::MeshRigid(m, r) = self.kind else { return false };
+        let x = &self.p_from_s;
+        let (cell, c) = (&m.cells, i as usize);
+        let tri = r.mesh.triangle(j as usize).map(|p| x * p);
+        let beyond = |plane: &Plane| {
+            let len = plane.normal.norm();
+            len > 0.0 && tri.iter().all(|p| plane.signed(p) > gap * len)
+        };
+        if cell.planes(c).iter().any(beyond) {
+            return true;
+        }
+        let [a, b, c3] = tri;
+        let Some(normal) = (b - a).cross(&(c3 - a)).try_normalize(0.0) else { return false };
+        let points = cell.points(c);
+        let range = |o: &Point3, axis: &Vector3| {
+            points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                let s = (v - o).dot(axis);
+                (lo.min(s), hi.max(s))
+            })
+        };
+        let (lo, hi) = range(&a, &normal);
+        if lo > gap || hi < -gap {
+            return true;
+        }
+        [(a, b), (b, c3), (c3, a)].iter().any(|(p, q)| {
+            let out = (q - p).cross(&normal);
+            let len = out.norm();
+            len > 0.0 && range(p, &out).0 > gap * len
+        })
     }
 
     /// The primary half space's plane z ≤ 0 seen from the secondary's frame.
