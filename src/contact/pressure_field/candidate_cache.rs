@@ -36,9 +36,31 @@ use std::sync::Mutex;
 /// The margin `M`, as a share of the two hierarchies' reaches `ρ_P + ρ_S`.
 const MARGIN: f64 = 0.002;
 
+/// Queries of more tasks than this traverse afresh: each task picks its pairs out of the whole
+/// kept list, and a large contact has many more candidates within the margin than touching (a
+/// bolt in its nut, 64 tasks: twice the instructions with the candidates kept).
+pub const MAX_TASKS: usize = 16;
+
+/// Candidates found anew after serving fewer than this many queries mean the pair moves too
+/// fast to keep them (finding them costs more than it spares: a bolt turning in its nut): it is
+/// then traversed afresh for [`PAUSE`] task traversals.
+const MIN_USES: usize = 4;
+
+/// See [`MIN_USES`].
+const PAUSE: u32 = 64;
+
 /// A pair's kept candidates (empty until its first query).
 #[derive(Debug, Default)]
-pub struct CandidateCache(Mutex<Option<Kept>>);
+pub struct CandidateCache(Mutex<State>);
+
+#[derive(Debug, Default)]
+struct State {
+    kept: Option<Kept>,
+    /// Task traversals left to run afresh (see [`MIN_USES`]).
+    pause: u32,
+    /// How many times the candidates were found anew (for the tests).
+    rebuilds: usize,
+}
 
 impl Clone for CandidateCache {
     /// An empty cache: what is kept is only ever a shortcut.
@@ -56,8 +78,8 @@ struct Kept {
     reach: (f64, f64),
     /// (primary, secondary, primary's leaf node, secondary's leaf node), in traversal order.
     pairs: Vec<[u32; 4]>,
-    /// How many times the candidates were found anew (for the tests).
-    rebuilds: usize,
+    /// Task traversals served since the candidates were found.
+    uses: usize,
 }
 
 impl Kept {
@@ -74,8 +96,9 @@ impl Kept {
 
 impl CandidateCache {
     /// Calls `visit` with what `primary.pairs_from(secondary, rel, task, visit)` visits and
-    /// possibly some pairs more whose boxes do not overlap, in the same order. `primary` and
-    /// `secondary` must be the same hierarchies at every call.
+    /// possibly some pairs more whose boxes do not overlap, in the same order, for `task` of a
+    /// query of `tasks` tasks. `primary` and `secondary` must be the same hierarchies at every
+    /// call.
     ///
     /// `apart(i, j, gap)` says whether primitives i and j are farther apart than `gap` along a
     /// separating axis fixed in either body (module docs): the pairs farther apart
@@ -85,7 +108,7 @@ impl CandidateCache {
         &self,
         (primary, secondary): (&Bvh, &Bvh),
         rel: &RelativePose,
-        task: (u32, u32),
+        (task, tasks): ((u32, u32), usize),
         apart: &impl Fn(u32, u32, f64) -> bool,
         visit: &mut impl FnMut(u32, u32),
     ) {
@@ -95,14 +118,25 @@ impl CandidateCache {
         if !primary.traverses_pairs(secondary, task) {
             return fresh(visit);
         }
-        let Ok(mut kept) = self.0.try_lock() else {
+        let Ok(mut state) = self.0.try_lock() else {
             // (Busy: another thread queries the same pair, as a query's tasks may.)
             return fresh(visit);
         };
+        if state.pause > 0 {
+            state.pause -= 1;
+            return fresh(visit);
+        }
+        let kept = &mut state.kept;
         if !kept.as_ref().is_some_and(|k| k.covers(rel)) {
-            let (reach, mut pairs, rebuilds) = match kept.take() {
-                Some(k) => (k.reach, k.pairs, k.rebuilds),
-                None => ((primary.reach(), secondary.reach()), Vec::new(), 0),
+            if kept.as_ref().is_some_and(|k| k.uses < MIN_USES * tasks) {
+                // Moving too fast: finding the candidates anew costs more than it spares.
+                *kept = None;
+                state.pause = PAUSE;
+                return fresh(visit);
+            }
+            let (reach, mut pairs) = match kept.take() {
+                Some(k) => (k.reach, k.pairs),
+                None => ((primary.reach(), secondary.reach()), Vec::new()),
             };
             let margin = MARGIN * (reach.0 + reach.1);
             pairs.clear();
@@ -111,9 +145,11 @@ impl CandidateCache {
                     pairs.push([i, j, a, b]);
                 }
             });
-            *kept = Some(Kept { rel: *rel, margin, reach, pairs, rebuilds: rebuilds + 1 });
+            *kept = Some(Kept { rel: *rel, margin, reach, pairs, uses: 0 });
+            state.rebuilds += 1;
         }
-        if let Some(k) = kept.as_ref() {
+        if let Some(k) = state.kept.as_mut() {
+            k.uses += 1;
             // The task's pairs: those with their leaves below its node pair.
             let (below_a, below_b) = (primary.subtree(task.0), secondary.subtree(task.1));
             for &[i, j, a, b] in &k.pairs {
@@ -128,6 +164,6 @@ impl CandidateCache {
     /// any).
     #[cfg(test)]
     pub fn rebuilds(&self) -> usize {
-        self.0.lock().ok().and_then(|k| k.as_ref().map(|k| k.rebuilds)).unwrap_or(0)
+        self.0.lock().map_or(0, |s| s.rebuilds)
     }
 }

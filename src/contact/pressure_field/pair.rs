@@ -5,6 +5,7 @@
 //! normal n̂ of each polygon points from S into P, so the force on P is along +n̂.
 
 use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
+use super::candidate_cache::MAX_TASKS;
 use super::cells::{CellSection, Cells};
 use super::{CandidateCache, PlaneCache, PressureFieldError};
 use crate::field::LinearField;
@@ -241,11 +242,12 @@ impl<'a> PairFrame<'a> {
     fn mesh_pairs(&self, a: &Bvh, b: &Bvh, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
         match self.candidate_cache {
             // The kept pairs below the task's node pair stand for its traversal.
-            Some(cache) => {
+            Some(cache) if task_count(a.size(0).max(b.size(0))) <= MAX_TASKS => {
                 let apart = |i: u32, j: u32, gap: f64| self.apart((i, j), gap);
-                cache.visit((a, b), &self.rel, task, &apart, &mut |i, j| visit((i, j)))
+                let tasks = task_count(a.size(0).max(b.size(0)));
+                cache.visit((a, b), &self.rel, (task, tasks), &apart, &mut |i, j| visit((i, j)))
             }
-            None => a.pairs_from(b, &self.rel, task, &mut |i, j| visit((i, j))),
+            _ => a.pairs_from(b, &self.rel, task, &mut |i, j| visit((i, j))),
         }
     }
 
