@@ -19,7 +19,8 @@ The model (as the scene file; Drake's own examples/simple_gripper is the origin 
   (Drake's example drives one finger with 20 N through a coupler; two 10 N motors give the same
   10 N grip without a constraint.)
 - cylinder: a free body, 94 g, solid-cylinder inertia, a rigid hydroelastic Cylinder r = 0.04,
-  length 0.1 (resolution hint 0.004, as the scene's resolution), CoulombFriction(1, 1).
+  length 0.1 (resolution hint 0.004: 64 segments around, as the scene's resolution 0.00491 gives
+  ours), CoulombFriction(1, 1).
 - gravity -9.81 z (Drake's example switches gravity off for vertical shaking because its gripper
   is force-driven; here a servo holds it, as in contactlab).
 

@@ -16,6 +16,8 @@ FINGER_MASS, PAD_SIZE = 0.05, (0.028, 0.008, 0.028)
 PAD_MODULUS, PAD_DISSIPATION, PAD_RESOLUTION = 1e6, 2.0, 0.004
 FINGER_Y = 0.044  # the joint origins at -/+ FINGER_Y: the pads' faces touch the cylinder at q = 0
 # The held object: a rigid cylinder, axis z, centred on the world origin.
+# Drake's resolution hint 0.004 meshes the cylinder with 64 segments around, as the scene's
+# resolution 0.00491 does ours (our resolution bounds edges, with chords at most 0.8 of it).
 CYL_MASS, CYL_RADIUS, CYL_LENGTH, CYL_RESOLUTION = 0.094, 0.04, 0.1, 0.004
 MU = 1.0
 # The shaker: PD servo on the vertical joint, x(t) = A (1 - cos w (t - T0)) sampled every H.

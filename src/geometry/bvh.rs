@@ -366,6 +366,71 @@ impl Bvh {
         }
     }
 
+    /// Whether [`Bvh::pairs_from`] from the node pair `start` walks the hierarchies (rather
+    /// than scanning them, which visits in another order): what [`Bvh::pairs_near`] mirrors.
+    pub fn traverses_pairs(&self, other: &Bvh, start: (u32, u32)) -> bool {
+        (self.size(start.0) as usize) * (other.size(start.1) as usize) > SCAN_PAIRS
+    }
+
+    /// The node indices of the subtree below `node` (contiguous, depth-first).
+    pub fn subtree(&self, node: u32) -> std::ops::Range<u32> {
+        node..node + (2 * self.size(node)).saturating_sub(1)
+    }
+
+    /// The leaf pairs a traversal from the roots visits with `self`'s boxes grown by `margin`
+    /// on every side and no edge–edge axes, as `visit(i, j, leaf_i, leaf_j)` (primitives and
+    /// their leaf nodes): a depth-first walk that splits node pairs as [`Bvh::pairs_from`] and
+    /// [`Bvh::pair_tasks`] do, so that below any node pair it keeps, its visits are those of
+    /// `pairs_from` from that pair at any relative pose whose boxes stay near their places at
+    /// `rel` (see `CandidateCache`), in the same order, and some more.
+    pub fn pairs_near(
+        &self,
+        other: &Bvh,
+        rel: &RelativePose,
+        margin: f64,
+        visit: &mut impl FnMut(u32, u32, u32, u32),
+    ) {
+        if self.nodes.is_empty() || other.nodes.is_empty() {
+            return;
+        }
+        let mut stack: SmallVec<[(u32, u32); 64]> = SmallVec::new();
+        stack.push((0, 0));
+        while let Some((a, b)) = stack.pop() {
+            let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
+            let cb = rel.rotation * nb.obb.center.coords + rel.translation;
+            let r = (na.radius + nb.radius) * (1.0 + 2.0 * OVERLAP_MARGIN) + margin;
+            if (cb - na.obb.center.coords).norm_squared() > r * r {
+                continue;
+            }
+            // (Its round-off allowance, from the boxes' sizes, grows with it: never less.)
+            let grown = Obb { half: na.obb.half.add_scalar(margin), ..na.obb };
+            if !grown.overlaps_centered(&nb.obb, &cb, rel, false) {
+                continue;
+            }
+            let a_leaf = na.right == u32::MAX;
+            let b_leaf = nb.right == u32::MAX;
+            if a_leaf && b_leaf {
+                visit(na.primitive, nb.primitive, a, b);
+            } else if !a_leaf && !b_leaf {
+                stack.push((na.right, nb.right));
+                stack.push((na.right, b + 1));
+                stack.push((a + 1, nb.right));
+                stack.push((a + 1, b + 1));
+            } else if b_leaf {
+                stack.push((na.right, b));
+                stack.push((a + 1, b));
+            } else {
+                stack.push((a, nb.right));
+                stack.push((a, b + 1));
+            }
+        }
+    }
+
+    /// The radius about the frame's origin of a ball that holds every box of the hierarchy.
+    pub fn reach(&self) -> f64 {
+        self.nodes.iter().map(|n| n.obb.center.coords.norm() + n.radius).fold(0.0, f64::max)
+    }
+
     /// Every pair of leaves below the node pair `start` whose bounds overlap, in depth-first
     /// order of `self`'s leaves, then `other`'s: for two small subtrees (two boxes' 12 tets
     /// each) the oriented-box tests of a traversal cost more than the primitive tests they

@@ -7,6 +7,7 @@
 
 mod body;
 mod broad_phase;
+mod candidate_cache;
 mod capability;
 mod cells;
 mod chunked;
@@ -24,6 +25,7 @@ mod traction;
 
 pub use crate::contact::surface::{ContactPolygon, ContactSurface};
 pub use body::{Compliance, CompliantMesh, ContactProperties, PfBody, PfGeometry, RigidMesh};
+pub use candidate_cache::CandidateCache;
 pub use error::PressureFieldError;
 pub use pair::BodyState;
 pub use plane_cache::PlaneCache;

@@ -5,8 +5,9 @@
 //! normal n̂ of each polygon points from S into P, so the force on P is along +n̂.
 
 use super::body::{CompliantMesh, PfBody, PfGeometry, RigidMesh};
+use super::candidate_cache::MAX_TASKS;
 use super::cells::{CellSection, Cells};
-use super::{PlaneCache, PressureFieldError};
+use super::{CandidateCache, PlaneCache, PressureFieldError};
 use crate::field::LinearField;
 use crate::geometry::bvh::{Bvh, RelativePose, Tasks};
 use crate::geometry::clip::{Polygon, TetSection};
@@ -78,6 +79,9 @@ pub struct PairFrame<'a> {
     /// The cells kept near a half space's plane from the pair's earlier queries, when the
     /// caller keeps them.
     plane_cache: Option<&'a PlaneCache>,
+    /// The candidate pairs of two meshes kept from the pair's earlier queries, when the caller
+    /// keeps them.
+    candidate_cache: Option<&'a CandidateCache>,
 }
 
 impl<'a> PairFrame<'a> {
@@ -126,12 +130,18 @@ impl<'a> PairFrame<'a> {
             secondary_modulus: s.body.modulus,
             secondary_boundary: Plane::new(Vector3::z(), 0.0).transformed(&p_from_s),
             plane_cache: None,
+            candidate_cache: None,
         })
     }
 
     /// The pair with the cache its traversals of a half space's plane may use.
     pub fn with_plane_cache(self, plane_cache: Option<&'a PlaneCache>) -> PairFrame<'a> {
         PairFrame { plane_cache, ..self }
+    }
+
+    /// The pair with the cache its traversals of two meshes may use.
+    pub fn with_candidate_cache(self, candidate_cache: Option<&'a CandidateCache>) -> PairFrame<'a> {
+        PairFrame { candidate_cache, ..self }
     }
 
     /// The secondary's half-space plane z ≤ 0 in the primary's frame (inside = solid).
@@ -209,10 +219,9 @@ impl<'a> PairFrame<'a> {
 
     /// Calls `visit` with every candidate of one task from [`PairFrame::tasks`].
     pub fn run_task(&self, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
-        let rel = self.rel;
         match self.kind {
-            PairKind::MeshMesh(m, n) => m.bvh.pairs_from(&n.bvh, &rel, task, &mut |i, j| visit((i, j))),
-            PairKind::MeshRigid(m, r) => m.bvh.pairs_from(&r.bvh, &rel, task, &mut |i, j| visit((i, j))),
+            PairKind::MeshMesh(m, n) => self.mesh_pairs(&m.bvh, &n.bvh, task, visit),
+            PairKind::MeshRigid(m, r) => self.mesh_pairs(&m.bvh, &r.bvh, task, visit),
             PairKind::MeshRigidHalfSpace(m) => match self.plane_cache {
                 // One task from the root: the kept cells stand for its traversal.
                 Some(cache) if task_count(m.bvh.size(0)) == 1 => {
@@ -227,6 +236,55 @@ impl<'a> PairFrame<'a> {
                 r.bvh.plane_from(&self.primary_plane_in_secondary(), false, task.0, &mut |j| visit((0, j)))
             }
         }
+    }
+
+    /// [`PairFrame::run_task`] for two meshes' hierarchies (primary, secondary).
+    fn mesh_pairs(&self, a: &Bvh, b: &Bvh, task: (u32, u32), visit: &mut impl FnMut((u32, u32))) {
+        match self.candidate_cache {
+            // The kept pairs below the task's node pair stand for its traversal.
+            Some(cache) if task_count(a.size(0).max(b.size(0))) <= MAX_TASKS => {
+                let apart = |i: u32, j: u32, gap: f64| self.apart((i, j), gap);
+                let tasks = task_count(a.size(0).max(b.size(0)));
+                cache.visit((a, b), &self.rel, (task, tasks), &apart, &mut |i, j| visit((i, j)))
+            }
+            _ => a.pairs_from(b, &self.rel, task, &mut |i, j| visit((i, j))),
+        }
+    }
+
+    /// Whether a candidate's primitives are farther apart than `gap` along one of the axes of
+    /// a separating-axis test: a face normal of the primary's cell, or the normal or an edge's
+    /// in-plane outward normal of the secondary's rigid triangle (`false` for other kinds, and
+    /// when unsure). Such a pair gives no polygon.
+    pub fn apart(&self, (i, j): (u32, u32), gap: f64) -> bool {
+        let PairKind::MeshRigid(m, r) = self.kind else { return false };
+        let x = &self.p_from_s;
+        let (cell, c) = (&m.cells, i as usize);
+        let tri = r.mesh.triangle(j as usize).map(|p| x * p);
+        let beyond = |plane: &Plane| {
+            let len = plane.normal.norm();
+            len > 0.0 && tri.iter().all(|p| plane.signed(p) > gap * len)
+        };
+        if cell.planes(c).iter().any(beyond) {
+            return true;
+        }
+        let [a, b, c3] = tri;
+        let Some(normal) = (b - a).cross(&(c3 - a)).try_normalize(0.0) else { return false };
+        let points = cell.points(c);
+        let range = |o: &Point3, axis: &Vector3| {
+            points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                let s = (v - o).dot(axis);
+                (lo.min(s), hi.max(s))
+            })
+        };
+        let (lo, hi) = range(&a, &normal);
+        if lo > gap || hi < -gap {
+            return true;
+        }
+        [(a, b), (b, c3), (c3, a)].iter().any(|(p, q)| {
+            let out = (q - p).cross(&normal);
+            let len = out.norm();
+            len > 0.0 && range(p, &out).0 > gap * len
+        })
     }
 
     /// The primary half space's plane z ≤ 0 seen from the secondary's frame.

@@ -2,6 +2,7 @@
 //! and pose stiffness when asked for), the contact surface, the penetration depth and the
 //! elastic energy.
 
+use super::candidate_cache::CandidateCache;
 use super::error::PressureFieldError;
 use super::pair::{BodyState, PairFrame, PairKind};
 use super::plane_cache::PlaneCache;
@@ -59,18 +60,20 @@ pub fn evaluate_pair(
     b: BodyState,
     options: &QueryOptions,
 ) -> Result<PairWrench, PressureFieldError> {
-    evaluate_pair_kept(a, b, options, None)
+    evaluate_pair_kept(a, b, options, None, None)
 }
 
-/// [`evaluate_pair`] with the pair's [`PlaneCache`] (a simulation keeps one per pair): the same
-/// result, sooner for a body on a half space.
+/// [`evaluate_pair`] with the pair's [`PlaneCache`] and [`CandidateCache`] (a simulation keeps
+/// one of each per pair): the same result, sooner for a body on a half space or held by
+/// another.
 pub fn evaluate_pair_kept(
     a: BodyState,
     b: BodyState,
     options: &QueryOptions,
     cache: Option<&PlaneCache>,
+    candidates: Option<&CandidateCache>,
 ) -> Result<PairWrench, PressureFieldError> {
-    let pair = PairFrame::new(a, b)?.with_plane_cache(cache);
+    let pair = PairFrame::new(a, b)?.with_plane_cache(cache).with_candidate_cache(candidates);
     let kin = kinetics(&pair, options, false, false);
     let acc = accumulate(&pair, &kin);
     Ok(pair_wrench(&pair, &acc, kin.is_static()))
@@ -115,18 +118,19 @@ pub fn evaluate_pair_with_derivatives(
     options: &QueryOptions,
     stiffness: bool,
 ) -> Result<(PairWrench, Option<PairDerivatives>), PressureFieldError> {
-    evaluate_pair_with_derivatives_kept(a, b, refs, options, (stiffness, None))
+    evaluate_pair_with_derivatives_kept(a, b, refs, options, (stiffness, None, None))
 }
 
-/// [`evaluate_pair_with_derivatives`] with the pair's [`PlaneCache`] (see [`evaluate_pair_kept`]).
+/// [`evaluate_pair_with_derivatives`] with the pair's [`PlaneCache`] and [`CandidateCache`]
+/// (see [`evaluate_pair_kept`]).
 pub fn evaluate_pair_with_derivatives_kept(
     a: BodyState,
     b: BodyState,
     refs: (&Point3, &Point3),
     options: &QueryOptions,
-    (stiffness, cache): (bool, Option<&PlaneCache>),
+    (stiffness, cache, candidates): (bool, Option<&PlaneCache>, Option<&CandidateCache>),
 ) -> Result<(PairWrench, Option<PairDerivatives>), PressureFieldError> {
-    let pair = PairFrame::new(a, b)?.with_plane_cache(cache);
+    let pair = PairFrame::new(a, b)?.with_plane_cache(cache).with_candidate_cache(candidates);
     let kin = kinetics(&pair, options, true, stiffness);
     let acc = accumulate(&pair, &kin);
     let wrench = pair_wrench(&pair, &acc, kin.is_static());

@@ -3,6 +3,7 @@
 
 use super::body::{Compliance, ContactProperties, PfBody};
 use super::broad_phase::PairIndex;
+use super::candidate_cache::CandidateCache;
 use super::error::PressureFieldError;
 use super::pair::BodyState;
 use super::plane_cache::PlaneCache;
@@ -31,6 +32,8 @@ pub struct PressureFieldModel {
     pairs: PairIndex,
     /// Each pair's cells near a half space's plane, kept from its last query.
     kept: Vec<PlaneCache>,
+    /// Each pair's candidate primitive pairs of two meshes, kept from its last query.
+    kept_candidates: Vec<CandidateCache>,
 }
 
 /// The pressure field model's view of a body's contact table.
@@ -87,8 +90,9 @@ impl PressureFieldModel {
             }
         }
         let kept = vec![PlaneCache::default(); pairs.len()];
+        let kept_candidates = vec![CandidateCache::default(); pairs.len()];
         let pairs = PairIndex::new(&bodies, pairs);
-        Ok(PressureFieldModel { bodies, options, pairs, kept })
+        Ok(PressureFieldModel { bodies, options, pairs, kept, kept_candidates })
     }
 
     /// The pairs that can touch whose world bounds overlap at `poses`, in pair order (a half
@@ -111,15 +115,21 @@ impl PressureFieldModel {
         stiffness: bool,
     ) -> Result<(PairWrench, Option<Box<PairDerivatives>>), PressureFieldError> {
         let (sa, sb) = (self.state(a, poses), self.state(b, poses));
-        let kept = self.pairs.pairs().binary_search(&(a.min(b), a.max(b))).ok().map(|k| &self.kept[k]);
+        let k = self.pairs.pairs().binary_search(&(a.min(b), a.max(b))).ok();
+        let (kept, candidates) = (k.map(|k| &self.kept[k]), k.map(|k| &self.kept_candidates[k]));
         match refs {
             Some(refs) => {
-                let (w, derivatives) =
-                    evaluate_pair_with_derivatives_kept(sa, sb, refs, &self.options, (stiffness, kept))?;
+                let (w, derivatives) = evaluate_pair_with_derivatives_kept(
+                    sa,
+                    sb,
+                    refs,
+                    &self.options,
+                    (stiffness, kept, candidates),
+                )?;
                 // Boxed: the matrices are large, and most queries carry none.
                 Ok((w, derivatives.map(Box::new)))
             }
-            None => Ok((evaluate_pair_kept(sa, sb, &self.options, kept)?, None)),
+            None => Ok((evaluate_pair_kept(sa, sb, &self.options, kept, candidates)?, None)),
         }
     }
 

@@ -204,12 +204,13 @@ fn kept_plane_cells_give_the_fresh_results_bit_for_bit() {
             let b = state(&ground, Isometry3::identity());
             let options = QueryOptions::default();
             let fresh = evaluate_pair(a, b, &options).unwrap();
-            let cached = evaluate_pair_kept(a, b, &options, Some(&kept)).unwrap();
+            let cached = evaluate_pair_kept(a, b, &options, Some(&kept), None).unwrap();
             assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "resolution {resolution}, query {k}");
             let (r1, r2) = (&refs.0, &refs.1);
             let (fresh, d_fresh) = evaluate_pair_with_derivatives(a, b, (r1, r2), &options, true).unwrap();
             let (cached, d_cached) =
-                evaluate_pair_with_derivatives_kept(a, b, (r1, r2), &options, (true, Some(&kept))).unwrap();
+                evaluate_pair_with_derivatives_kept(a, b, (r1, r2), &options, (true, Some(&kept), None))
+                    .unwrap();
             assert_eq!(format!("{fresh:?} {d_fresh:?}"), format!("{cached:?} {d_cached:?}"), "query {k}");
             touching += usize::from(fresh.faces > 0);
         }
@@ -224,5 +225,61 @@ fn kept_plane_cells_give_the_fresh_results_bit_for_bit() {
         } else {
             assert_eq!(rebuilds, 0, "resolution {resolution}");
         }
+    }
+}
+
+/// The candidate pairs a pair keeps between queries of two meshes change nothing: the
+/// gripper benchmark's compliant pad pressed on its rigid cylinder, and two compliant spheres,
+/// moved in steps below and above the kept margin (creeping, then striding and turning), give
+/// bit for bit what fresh queries give, with and without derivatives; the candidates are kept
+/// while the pair creeps.
+#[test]
+fn kept_candidates_give_the_fresh_results_bit_for_bit() {
+    use crate::geometry::Shape;
+    let build = |shape: Shape, rigid: bool| {
+        let compliance = if rigid {
+            Compliance::Rigid { resolution: Some(0.004) }
+        } else {
+            Compliance::Compliant { modulus: 1e6, resolution: Some(0.004), slab_thickness: None }
+        };
+        let properties = ContactProperties { compliance, dissipation: 2.0, friction: 1.0 };
+        PfBody::build(&shape, &properties).unwrap().0
+    };
+    let pad = build(Shape::Box { size: [0.028, 0.008, 0.028] }, false);
+    let cylinder = build(Shape::Cylinder { radius: 0.04, length: 0.1 }, true);
+    let ball = build(Shape::Sphere { radius: 0.03 }, false);
+    // (pad at y = −0.044 touching the cylinder's side; two balls side by side)
+    let cases = [(&pad, &cylinder, -0.0438), (&ball, &ball, -0.0597)];
+    for (case, (a_body, b_body, y0)) in cases.into_iter().enumerate() {
+        let kept = CandidateCache::default();
+        let refs = (Point3::new(0.0, y0, 0.0), Point3::origin());
+        let mut touching = 0;
+        for k in 0..300 {
+            let s = k as f64;
+            let stride = if k < 150 { 1e-8 * s } else { 1e-4 * (s - 150.0) };
+            let turn = if k < 150 { 1e-9 * s } else { 2e-3 * (s - 150.0) };
+            let p = pose([0.3 * stride, y0 + 1e-5 * (s * 0.37).sin(), stride], [turn, 0.5 * turn, -turn]);
+            let mut a = state(a_body, p);
+            a.twist = Twist {
+                linear: crate::math::Vector3::new(0.01, 0.02, 0.05 * s.sin()),
+                angular: crate::math::Vector3::new(0.3, 0.1, 2.0),
+            };
+            let b = state(b_body, Isometry3::identity());
+            let options = QueryOptions { stiction_speed: 3e-6 };
+            let fresh = evaluate_pair(a, b, &options).unwrap();
+            let cached = evaluate_pair_kept(a, b, &options, None, Some(&kept)).unwrap();
+            assert_eq!(format!("{fresh:?}"), format!("{cached:?}"), "case {case}, query {k}");
+            let (r1, r2) = (&refs.0, &refs.1);
+            let (fresh, d_fresh) = evaluate_pair_with_derivatives(a, b, (r1, r2), &options, true).unwrap();
+            let (cached, d_cached) =
+                evaluate_pair_with_derivatives_kept(a, b, (r1, r2), &options, (true, None, Some(&kept)))
+                    .unwrap();
+            assert_eq!(format!("{fresh:?} {d_fresh:?}"), format!("{cached:?} {d_cached:?}"), "query {k}");
+            touching += usize::from(fresh.faces > 0);
+        }
+        assert!(touching > 200, "case {case}: {touching} queries touched");
+        // Kept while creeping (one build), found anew at most once a query while striding.
+        let rebuilds = kept.rebuilds();
+        assert!((20..=151).contains(&rebuilds), "case {case}: {rebuilds} rebuilds");
     }
 }

@@ -351,16 +351,32 @@ fn add_jacobian(jac: &mut Matrix6<f64>, x: &Vector3, d: &Matrix3) {
     add(3, 3, -xdx);
 }
 
-/// [x]×·M, column by column (a third of a matrix product's multiplications).
+/// [x]×·M, column by column (a third of a matrix product's multiplications): column c is
+/// x × M_c, written out as `Vector3::cross` computes it (the same values, without building
+/// columns).
 #[inline(always)]
 fn cross_left(x: &Vector3, m: &Matrix3) -> Matrix3 {
-    Matrix3::from_columns(&[0, 1, 2].map(|c| x.cross(&m.column(c).into_owned())))
+    let mut out = Matrix3::zeros();
+    for c in 0..3 {
+        let (bx, by, bz) = (m[(0, c)], m[(1, c)], m[(2, c)]);
+        out[(0, c)] = x[1] * bz - x[2] * by;
+        out[(1, c)] = x[2] * bx - x[0] * bz;
+        out[(2, c)] = x[0] * by - x[1] * bx;
+    }
+    out
 }
 
-/// M·[x]×, row by row: row r becomes (r × x)ᵀ.
+/// M·[x]×, row by row: row r becomes (r × x)ᵀ (written out as in [`cross_left`]).
 #[inline(always)]
 fn cross_right(m: &Matrix3, x: &Vector3) -> Matrix3 {
-    Matrix3::from_rows(&[0, 1, 2].map(|r| m.row(r).transpose().cross(x).transpose()))
+    let mut out = Matrix3::zeros();
+    for r in 0..3 {
+        let (ax, ay, az) = (m[(r, 0)], m[(r, 1)], m[(r, 2)]);
+        out[(r, 0)] = ay * x[2] - az * x[1];
+        out[(r, 1)] = az * x[0] - ax * x[2];
+        out[(r, 2)] = ax * x[1] - ay * x[0];
+    }
+    out
 }
 
 /// A quadrature point of the contact surface, for the stiffness.
