@@ -70,3 +70,34 @@ fn sigterm_and_sigint_stop_the_run_at_one_whole_output_time() {
         assert!(times[0] > 0.0 && times.iter().all(|&t| t == times[0]), "{signal}: {times:?}");
     }
 }
+
+#[test]
+fn max_wall_time_stops_a_run_between_two_outputs() {
+    // One output every 1000 s of simulated time: before, the limit was looked at only there
+    // (minutes of steps); now after every step.
+    let dir = temp_dir("wall");
+    let scene = dir.join("scene.toml");
+    let text = SCENE.replace("duration = 1e4", "duration = 1e4\noutput_dt = 1e3\nmax_wall_time = 0.5");
+    std::fs::write(&scene, text).unwrap();
+    let out = dir.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_contactlab"))
+        .args(["simulate", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run contactlab");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("max_wall_time = 0.5 s: still running after 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "exit 0");
+    assert!(stderr.contains("max_wall_time = 0.5 s") && stderr.contains("raise max_wall_time"), "{stderr}");
+    // The t = 0 rows are kept, whole.
+    assert_eq!(last_time(&out.join("trajectory.csv")), 0.0);
+}

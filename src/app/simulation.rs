@@ -193,6 +193,13 @@ pub fn run_with(
     let (mut final_state, mut max_contact_force) = (Vec::new(), 0.0f64);
     let mut max_penetration = None::<f64>;
     let start = Instant::now();
+    let mut world = world;
+    // (A limit past what an Instant holds is no limit.)
+    world.deadline = scene.sim.max_wall_time.and_then(|limit| {
+        let at = Duration::try_from_secs_f64(limit).ok().and_then(|d| start.checked_add(d))?;
+        Some((at, limit))
+    });
+    let world = world;
     let mut out_of_time = None;
     let mut interrupted = None;
     app::interrupt::watch();
