@@ -127,6 +127,11 @@ impl Summary {
 /// Wall time between two flushes of the CSV files.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
+/// Output times between two flushes at most: every file is written only on a flush, all of
+/// them together after an output time's rows (so a killed run's files end at one output time),
+/// and this bounds what they buffer (64 MB a file holds at most: 256 kB per output time).
+const FLUSH_OUTPUTS: usize = 256;
+
 /// Most VTK frames written: a frame holds every mesh, so they are thinned to at most this many.
 const MAX_VTK_FRAMES: usize = 200;
 
@@ -255,7 +260,7 @@ pub fn run_with(
             }
             frame += 1;
             progress.update(t);
-            if flushed.elapsed() >= FLUSH_EVERY {
+            if flushed.elapsed() >= FLUSH_EVERY || frame % FLUSH_OUTPUTS == 0 {
                 writer.flush().map_err(|e| failed(e.into()))?;
                 if let Some(csv) = solver_csv.as_mut() {
                     csv.flush().map_err(|e| failed(e.into()))?;
