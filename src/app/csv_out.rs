@@ -100,9 +100,6 @@ struct Tables {
     /// Last run's large files, renamed aside to be deleted by the writer thread (see
     /// [`set_aside`]).
     replaced: Vec<PathBuf>,
-    /// The output time of the last rows taken (its bits): buffers go to disk together, only
-    /// when a new output time starts, so every file ends at the same whole output time.
-    last_t: u64,
 }
 
 /// Files at least this large are renamed aside rather than truncated when a run writes over
@@ -195,7 +192,6 @@ impl Tables {
             joints: joints_path.map(|path| CsvFile::create(&path, &JOINT_COLUMNS)).transpose()?,
             step_aside: None,
             replaced,
-            last_t: f64::NAN.to_bits(),
         })
     }
 
@@ -217,35 +213,7 @@ impl Tables {
         }
     }
 
-    /// Writes every file's rows when a new output time starts and a buffer is full: the
-    /// files on disk then all end at the same output time, at whole rows.
-    fn at_output(&mut self, t: f64) -> Result<(), OutputError> {
-        if t.to_bits() == self.last_t {
-            return Ok(());
-        }
-        self.last_t = t.to_bits();
-        let files = [&mut self.trajectory, &mut self.energy, &mut self.contacts];
-        let full = files.iter().any(|f| f.full()) || self.joints.as_ref().is_some_and(CsvFile::full);
-        if !full {
-            return Ok(());
-        }
-        let joints = self.joints.as_mut().map_or(Ok(()), CsvFile::write_buffer);
-        let results = [
-            self.trajectory.write_buffer(),
-            self.energy.write_buffer(),
-            self.contacts.write_buffer(),
-            joints,
-        ];
-        results.into_iter().collect()
-    }
-
     fn run(&mut self, job: Job) -> Result<(), OutputError> {
-        match &job {
-            Job::Bodies(t, ..) | Job::Energy(t, _) | Job::Contacts(t, ..) | Job::Joints(t, ..) => {
-                self.at_output(*t)?
-            }
-            Job::Flush => {}
-        }
         match job {
             Job::Bodies(t, names, rows) => {
                 let time = formatted(t);
@@ -684,7 +652,7 @@ struct RowOut<'a> {
     first_cell: usize,
 }
 
-/// Bytes buffered per file before they are written (a row of 64 bodies is about 12 kB).
+/// Bytes a file's buffer starts with (a row of 64 bodies is about 12 kB).
 const BUFFER_BYTES: usize = 1 << 18;
 
 /// Bytes a file buffers at most: past it rows are written within an output time (which then
@@ -720,14 +688,10 @@ impl CsvFile {
                 RowOut { line: &mut self.buffer, cache: &mut self.cache, first_cell: k * self.columns };
             format(k, item, &mut row);
         }
-        // Written with the other files at the next output time ([`Tables::at_output`]), unless
+        // Written with every other output file on the run's next flush (`simulate` flushes
+        // the tables, solver.csv and measures.csv together after an output time), unless
         // one output time's rows alone pass the memory bound.
         if self.buffer.len() >= MAX_BUFFER_BYTES { self.write_buffer() } else { Ok(()) }
-    }
-
-    /// The buffer holds enough rows to be written.
-    fn full(&self) -> bool {
-        self.buffer.len() >= BUFFER_BYTES
     }
 
     /// Writes the buffered rows to the file.

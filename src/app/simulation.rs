@@ -127,6 +127,11 @@ impl Summary {
 /// Wall time between two flushes of the CSV files.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
+/// Output times between two flushes at most: every file is written only on a flush, all of
+/// them together after an output time's rows (so a killed run's files end at one output time),
+/// and this bounds what they buffer (64 MB a file holds at most: 256 kB per output time).
+const FLUSH_OUTPUTS: usize = 256;
+
 /// Most VTK frames written: a frame holds every mesh, so they are thinned to at most this many.
 const MAX_VTK_FRAMES: usize = 200;
 
@@ -193,6 +198,16 @@ pub fn run_with(
     let (mut final_state, mut max_contact_force) = (Vec::new(), 0.0f64);
     let mut max_penetration = None::<f64>;
     let start = Instant::now();
+    let mut world = world;
+    // Between outputs the run stops a little past the limit (10% + 50 ms), so that an output
+    // due soon after it stops the run there, with its row. (A limit past what an Instant
+    // holds is no limit.)
+    world.deadline = scene.sim.max_wall_time.and_then(|limit| {
+        let grace = Duration::try_from_secs_f64(1.1 * limit + 0.05).ok()?;
+        let at = start.checked_add(grace)?;
+        Some((at, limit))
+    });
+    let world = world;
     let mut out_of_time = None;
     let mut interrupted = None;
     app::interrupt::watch();
@@ -248,7 +263,7 @@ pub fn run_with(
             }
             frame += 1;
             progress.update(t);
-            if flushed.elapsed() >= FLUSH_EVERY {
+            if flushed.elapsed() >= FLUSH_EVERY || frame % FLUSH_OUTPUTS == 0 {
                 writer.flush().map_err(|e| failed(e.into()))?;
                 if let Some(csv) = solver_csv.as_mut() {
                     csv.flush().map_err(|e| failed(e.into()))?;

@@ -33,9 +33,17 @@ pub enum DynamicsError {
     )]
     ThroughHalfSpace { t: f64, body: String, half_space: String, depth: f64 },
     #[error(
+        "`{body}` is wholly inside `{other}` at t = {t_text} s (its bounding sphere, radius {radius:.3e} m, lies within `{other}`'s solid): contact cannot push it back out; the step let it through, the contact could not carry its load, or it started there: use a smaller dt, a stiffer modulus or a smaller load, or start it outside `{other}`", t_text = crate::math::compact(*.t)
+    )]
+    InsideBody { t: f64, body: String, other: String, radius: f64 },
+    #[error(
         "at t = 0 `{a}` and `{b}` already overlap by {depth:.3e} m, more than the {limit:.3e} m (a tenth of the smaller body's bounding radius) the contact law describes: start them apart (at most touching)"
     )]
     DeepStartOverlap { a: String, b: String, depth: f64, limit: f64 },
+    #[error(
+        "the run reached [sim] max_wall_time = {limit_text} s at t = {t_text} s, between two outputs (the outputs up to the last one are kept): raise max_wall_time or remove it", t_text = crate::math::compact(*.t), limit_text = crate::math::compact(*.limit)
+    )]
+    WallTime { t: f64, limit: f64 },
     #[error("{0}")]
     Setup(String),
 }

@@ -10,6 +10,7 @@ mod error;
 mod group_solve;
 pub mod implicit_euler;
 pub mod impulse_step;
+pub mod inside_body;
 pub mod integrator;
 pub mod joint_space_step;
 pub mod lcp;

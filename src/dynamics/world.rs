@@ -11,6 +11,7 @@ use super::coordinates::articulation::JointKind;
 use super::error::DynamicsError;
 use super::mechanism::{Limits, Mechanism};
 use crate::contact::model::{Capability, ContactModel, Derivatives, PairContact, PairDerivatives};
+use crate::geometry::Interior;
 use crate::math::{Isometry3, Matrix3, Point3, Quaternion, Twist, Vector3, parallel};
 use smallvec::SmallVec;
 use std::sync::Arc;
@@ -38,6 +39,20 @@ pub struct World {
     /// has passed through it ([`World::through_half_space`]).
     pub extents: Vec<Option<f64>>,
     pub half_spaces: Vec<usize>,
+    /// The pairs (a < b) of bounded bodies that may touch, one of them at least free and none a
+    /// mechanism's link: the pairs whose crossing within a step is cut
+    /// ([`crate::dynamics::crossing`]) and which must not end one wholly inside the other
+    /// ([`crate::dynamics::inside_body`]).
+    pub body_pairs: Vec<(usize, usize)>,
+    /// Each body's simple inner solid in its shape frame, where it has one.
+    pub interiors: Vec<Option<Interior>>,
+    /// The (inner, outer) orders of the body pairs where the inner body's bounding sphere is
+    /// small enough to fit within the outer's interior: the pairs
+    /// [`crate::dynamics::inside_body`] checks.
+    pub inside_pairs: Vec<(usize, usize)>,
+    /// When a run must stop (`[sim] max_wall_time`) and its limit (s): checked after every
+    /// fixed step and every adaptive evaluation, between outputs as well as at them.
+    pub deadline: Option<(std::time::Instant, f64)>,
 }
 
 impl World {
@@ -67,6 +82,10 @@ impl World {
             shape_poses: None,
             extents: vec![None; n],
             half_spaces: Vec::new(),
+            body_pairs: Vec::new(),
+            interiors: vec![None; n],
+            inside_pairs: Vec::new(),
+            deadline: None,
         }
     }
 
@@ -467,6 +486,45 @@ impl World {
             frame *= offsets[h];
         }
         frame
+    }
+
+    /// [`DynamicsError::WallTime`] at `t` once the run's deadline has passed.
+    pub fn past_deadline(&self, t: f64) -> Result<(), DynamicsError> {
+        match self.deadline {
+            Some((deadline, limit)) if std::time::Instant::now() > deadline => {
+                Err(DynamicsError::WallTime { t, limit })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The centre of body `i`'s bounding sphere and its velocity at (`t`, `y`); `None` for a
+    /// mechanism's link.
+    pub fn bound_centre(&self, i: usize, t: f64, y: &[f64]) -> Option<(Vector3, Vector3)> {
+        let com = &self.bodies[i].com;
+        match (&self.bodies[i].motion, self.coords.free(i)) {
+            (Motion::Free, Some(block)) => Some((block.com(y), block.velocity(y))),
+            (Motion::Kinematic(k), _) => {
+                let (pose, twist) = k.at(t);
+                let arm = pose.rotation * com.coords;
+                Some((pose.translation.vector + arm, twist.linear + twist.angular.cross(&arm)))
+            }
+            (Motion::Fixed, _) => Some(((self.bodies[i].initial_pose * com).coords, Vector3::zeros())),
+            _ => None,
+        }
+    }
+
+    /// The frame of body `i`'s shape at (`t`, `y`); `None` for a mechanism's link.
+    pub fn shape_frame(&self, i: usize, t: f64, y: &[f64]) -> Option<Isometry3> {
+        let pose = match (&self.bodies[i].motion, self.coords.free(i)) {
+            (Motion::Free, Some(block)) => block.pose(y, &self.bodies[i].com),
+            (Motion::Kinematic(_) | Motion::Fixed, _) => self.pose_at(i, t),
+            _ => return None,
+        };
+        Some(match &self.shape_poses {
+            Some(offsets) => pose * offsets[i],
+            None => pose,
+        })
     }
 
     /// The pose of a body that has no coordinates (fixed or kinematic) at time `t`.

@@ -6,6 +6,7 @@ pub mod bvh;
 pub mod clip;
 pub mod convex_hull;
 mod error;
+mod interior;
 pub mod mass_properties;
 pub mod mesh_check;
 pub mod mesh_io;
@@ -21,6 +22,7 @@ mod tet_mesh;
 pub mod tet_mesher;
 
 pub use error::GeometryError;
+pub use interior::Interior;
 pub use shape::{CompoundPart, MeshCore, MeshData, Shape};
 pub use surface_mesh::SurfaceMesh;
 pub use tet_mesh::{TetMesh, signed_tet_volume, tet_planes};

@@ -18,14 +18,20 @@ pub fn contact_bodies(scene: &Scene) -> Vec<ContactBody<'_>> {
         .collect()
 }
 
+/// Which pairs of the scene's bodies may touch at all (before each model's own rules).
+pub fn pair_filter(scene: &Scene) -> PairFilter {
+    let mut filter = PairFilter::new(&contact_bodies(scene));
+    for (a, b) in super::mechanism_world::jointed_pairs(scene) {
+        filter.exclude(a, b);
+    }
+    filter
+}
+
 /// The model a scene asks for, with every body's contact geometry built (meshing progress on
 /// stderr when `progress` is set).
 pub fn contact_model(scene: &Scene, progress: bool) -> Result<ContactModel, ModelSetupError> {
     let bodies = contact_bodies(scene);
-    let mut filter = PairFilter::new(&bodies);
-    for (a, b) in super::mechanism_world::jointed_pairs(scene) {
-        filter.exclude(a, b);
-    }
+    let filter = pair_filter(scene);
     let settings = &scene.model_settings;
     Ok(match scene.model {
         ModelKind::PressureField => {

@@ -2,9 +2,10 @@
 
 use super::contact_model::contact_model;
 use super::{BodySpec, Kinematic, Scene};
+use crate::contact::{Compliance, ModelKind};
 use crate::dynamics::body::{KinematicMotion, Motion, RigidBody};
 use crate::dynamics::world::World;
-use crate::geometry::Shape;
+use crate::geometry::{Interior, Shape};
 use crate::math::{Isometry3, Matrix3, Point3};
 use anyhow::{Context, Result};
 
@@ -57,8 +58,39 @@ pub fn build_world(scene: &Scene, progress: bool) -> Result<World> {
             world.half_spaces.push(i);
         }
     }
+    world.body_pairs = body_pairs(scene, &world);
+    world.interiors = scene.bodies.iter().map(|b| b.shape.as_ref().and_then(Interior::of)).collect();
+    let fits = |inner: usize, outer: usize| match (world.extents[inner], &world.interiors[outer]) {
+        (Some(r), Some(interior)) => r <= interior.inradius(),
+        _ => false,
+    };
+    world.inside_pairs = world
+        .body_pairs
+        .iter()
+        .flat_map(|&(a, b)| [(a, b), (b, a)])
+        .filter(|&(inner, outer)| fits(inner, outer))
+        .collect();
     if scene.bodies.iter().any(|b| b.shape_pose != Isometry3::identity()) {
         world.shape_poses = Some(scene.bodies.iter().map(|b| b.shape_pose).collect());
     }
     Ok(world)
+}
+
+/// The pairs of bounded bodies that may touch (the scene's filter; under the pressure field not
+/// two rigid bodies), one of them at least free and neither a mechanism's link.
+fn body_pairs(scene: &Scene, world: &World) -> Vec<(usize, usize)> {
+    let filter = super::contact_model::pair_filter(scene);
+    let watched = |i: usize| world.extents[i].is_some() && !matches!(world.bodies[i].motion, Motion::Link(_));
+    let rigid = |i: usize| scene.bodies[i].contact.compliance == Compliance::Rigid;
+    let mut pairs = Vec::new();
+    for a in 0..scene.bodies.len() {
+        for b in a + 1..scene.bodies.len() {
+            let free = world.coords.is_free(a) || world.coords.is_free(b);
+            let model_skips = scene.model == ModelKind::PressureField && rigid(a) && rigid(b);
+            if free && watched(a) && watched(b) && filter.allows(a, b) && !model_skips {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
 }

@@ -45,6 +45,7 @@ impl Engine {
         let y = world.initial_state();
         world.implausible_motion(0.0, &y)?;
         world.through_half_space(0.0, &y)?;
+        crate::dynamics::inside_body::inside_body(world, 0.0, &y)?;
         crate::dynamics::start_overlap::deep_start_overlap(world, &y)?;
         let contacts = world.contacts(0.0, &y)?;
         let energies = world.energies_with(0.0, &y, &contacts)?;
@@ -96,13 +97,9 @@ impl Engine {
             unreachable!("fixed_step on an adaptive scheme")
         };
         let clock = StepClock { k: self.stats.steps + 1, dt: *dt };
-        // The default schemes cut a step that would carry a body through a half space.
-        let cuts = match self.integrator {
-            Integrator::ImplicitEuler { .. } | Integrator::TimeStepping { .. } => {
-                crate::dynamics::crossing::substeps(world, clock.start(), &self.y, clock.dt)
-            }
-            Integrator::SemiImplicitEuler { .. } | Integrator::Dopri5 { .. } | Integrator::Radau5 { .. } => 1,
-        };
+        // The fixed-step schemes cut a step that would carry a body through a half space or
+        // another body.
+        let cuts = crate::dynamics::crossing::substeps(world, clock.start(), &self.y, clock.dt);
         let report = if cuts == 1 {
             scheme.step(world, clock, &mut self.y)?
         } else {
@@ -139,6 +136,7 @@ impl Engine {
         self.t = clock.end();
         stats.t_end = self.t;
         let (motion, excess) = self.check_motion(world)?;
+        world.past_deadline(self.t)?;
         Ok((report, motion, excess))
     }
 
@@ -201,6 +199,7 @@ impl Engine {
     fn check_motion(&self, world: &World) -> Result<((f64, f64), f64), DynamicsError> {
         world.implausible_motion(self.t, &self.y)?;
         world.through_half_space(self.t, &self.y)?;
+        crate::dynamics::inside_body::inside_body(world, self.t, &self.y)?;
         let (kinetic, gravity) = world.motion_energies(&self.y);
         let work = world.coords.work(&self.y);
         let excess = self.watch.check(world, self.t, &self.y, kinetic + gravity, work, &self.integrator)?;

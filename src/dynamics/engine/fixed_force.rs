@@ -35,8 +35,12 @@ pub struct FixedForce {
     tracker: ElasticTracker,
     /// The bodies' poses at the state the tracker reached last, which outputs reuse.
     tracked_poses: Vec<(Isometry3, Twist)>,
-    /// The step whose end state the tracker has reached.
+    /// The step whose end state the tracker has reached, counted as [`FixedForce::taken`].
     tracked_until: u64,
+    /// The steps taken since the start, each sub-step of a cut step one (the run's clock counts
+    /// whole steps), and the last one's length.
+    taken: u64,
+    last_dt: f64,
     /// The contacts of the last step's end state: implicit Euler's applied ones (to Newton's
     /// tolerance), or semi-implicit Euler's evaluated for an output.
     applied: Vec<PairContact>,
@@ -53,6 +57,8 @@ impl FixedForce {
             tracker: ElasticTracker::default(),
             tracked_poses: Vec::new(),
             tracked_until: 0,
+            taken: 0,
+            last_dt: 0.0,
             applied: Vec::new(),
             joint_guess: JointGuess::default(),
         }
@@ -81,6 +87,7 @@ impl FixedStepScheme for FixedForce {
         };
         self.tracker = ElasticTracker::default();
         self.tracked_until = k;
+        self.taken = k;
         self.applied.clear();
         self.joint_guess = JointGuess::default();
         if !self.tracking {
@@ -94,7 +101,9 @@ impl FixedStepScheme for FixedForce {
     }
 
     fn step(&mut self, world: &World, clock: StepClock, y: &mut [f64]) -> Result<StepReport, DynamicsError> {
-        let (t, dt, k) = (clock.start(), clock.dt, clock.k);
+        let (t, dt) = (clock.start(), clock.dt);
+        self.taken += 1;
+        let (k, last_dt) = (self.taken, std::mem::replace(&mut self.last_dt, dt));
         match &mut self.method {
             Method::Implicit(cache) => {
                 // A world with a mechanism steps every velocity at once, in joint coordinates.
@@ -123,7 +132,7 @@ impl FixedStepScheme for FixedForce {
                 };
                 if self.tracking && self.tracked_until < k - 1 {
                     self.tracked_poses = world.poses(t, y);
-                    self.tracker.advance(world, &self.tracked_poses, &loads.contacts, dt);
+                    self.tracker.advance(world, &self.tracked_poses, &loads.contacts, last_dt);
                     self.tracked_until = k - 1;
                 }
                 match world.mechanism {
@@ -155,7 +164,7 @@ impl FixedStepScheme for FixedForce {
         exact: bool,
     ) -> Result<FixedOutput<'_>, DynamicsError> {
         debug_assert!(self.tracking, "outputs sample the tracked elastic energy");
-        let (t, k) = (clock.end(), clock.k);
+        let (t, k) = (clock.end(), self.taken);
         if self.tracked_until < k {
             match &mut self.method {
                 // Untracked since the last output: the tracker starts afresh from the contacts
@@ -172,7 +181,7 @@ impl FixedStepScheme for FixedForce {
                 Method::SemiImplicit { next_loads } => {
                     let loads = semi_implicit_euler::start_loads(world, t, y)?;
                     self.tracked_poses = world.poses(t, y);
-                    self.tracker.advance(world, &self.tracked_poses, &loads.contacts, clock.dt);
+                    self.tracker.advance(world, &self.tracked_poses, &loads.contacts, self.last_dt);
                     self.applied.clone_from(&loads.contacts);
                     *next_loads = Some(loads);
                 }

@@ -16,7 +16,7 @@ impl OdeSystem for WorldSystem<'_> {
     }
 
     fn derivative(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), OdeError> {
-        self.world.derivative(t, y, dy).map_err(|e| {
+        self.world.past_deadline(t).and_then(|()| self.world.derivative(t, y, dy)).map_err(|e| {
             let message = e.to_string();
             self.error.get_or_insert(e);
             OdeError::system(t, message)
