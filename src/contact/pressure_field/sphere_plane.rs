@@ -169,7 +169,8 @@ impl SpherePlane {
         acc.elastic_force = n * int_p;
         acc.elastic_torque = o.cross(&acc.elastic_force) + (e1 * int_s + e2 * int_t).cross(&n);
         acc.area = PI * a * a;
-        acc.polygons = 1;
+        // The faces reported are the polygons drawn for the disc (`polygons`).
+        acc.polygons = RINGS * SEGMENTS;
         acc.dissipation_power = power;
         acc
     }
