@@ -351,17 +351,8 @@ impl Bvh {
             let b_leaf = nb.right == u32::MAX;
             if a_leaf && b_leaf {
                 visit(na.primitive, nb.primitive);
-            } else if !a_leaf && !b_leaf {
-                stack.push((na.right, nb.right));
-                stack.push((na.right, b + 1));
-                stack.push((a + 1, nb.right));
-                stack.push((a + 1, b + 1));
-            } else if b_leaf {
-                stack.push((na.right, b));
-                stack.push((a + 1, b));
             } else {
-                stack.push((a, nb.right));
-                stack.push((a, b + 1));
+                push_children(&mut stack, (a, na, a_leaf), (b, nb, b_leaf));
             }
         }
     }
@@ -411,17 +402,8 @@ impl Bvh {
             let b_leaf = nb.right == u32::MAX;
             if a_leaf && b_leaf {
                 visit(na.primitive, nb.primitive, a, b);
-            } else if !a_leaf && !b_leaf {
-                stack.push((na.right, nb.right));
-                stack.push((na.right, b + 1));
-                stack.push((a + 1, nb.right));
-                stack.push((a + 1, b + 1));
-            } else if b_leaf {
-                stack.push((na.right, b));
-                stack.push((a + 1, b));
             } else {
-                stack.push((a, nb.right));
-                stack.push((a, b + 1));
+                push_children(&mut stack, (a, na, a_leaf), (b, nb, b_leaf));
             }
         }
     }
@@ -644,6 +626,29 @@ impl RelativePose {
             rotation: *a_from_b.rotation.to_rotation_matrix().matrix(),
             translation: a_from_b.translation.vector,
         }
+    }
+}
+
+/// Pushes the child pairs of a node pair that is not two leaves: both split when neither is a
+/// leaf, otherwise the inner one (children at `index + 1` and `right`). The order is the
+/// traversal's, which [`Bvh::pairs_near`] repeats for [`Bvh::pairs_from`].
+#[inline(always)]
+fn push_children(
+    stack: &mut SmallVec<[(u32, u32); 64]>,
+    (a, na, a_leaf): (u32, &Node, bool),
+    (b, nb, b_leaf): (u32, &Node, bool),
+) {
+    if !a_leaf && !b_leaf {
+        stack.push((na.right, nb.right));
+        stack.push((na.right, b + 1));
+        stack.push((a + 1, nb.right));
+        stack.push((a + 1, b + 1));
+    } else if b_leaf {
+        stack.push((na.right, b));
+        stack.push((a + 1, b));
+    } else {
+        stack.push((a, nb.right));
+        stack.push((a, b + 1));
     }
 }
 

@@ -10,7 +10,7 @@
 //! round-off.
 
 use super::polygon_rule::{plane_basis, rule_in_plane};
-use super::traction::{Accumulator, Kinetics, add_derivatives, contact_law};
+use super::traction::{Accumulator, Kinetics, PlaneSums, add_derivatives};
 use crate::field::LinearField;
 use crate::math::{Plane, Point3, Vector3};
 
@@ -98,22 +98,20 @@ impl<'a> PlaneQuadrature<'a> {
     /// frame (torques about its origin).
     pub fn finish(mut self, kin: &Kinetics, acc: &mut Accumulator) {
         // The sums in locals (registers), added point by point in order as into the fields.
-        let (mut force, mut torque, mut power) = (self.force, self.torque, self.power);
-        let (mut int_p, mut int_xp) = (self.int_p, self.int_xp);
+        let mut sums = PlaneSums {
+            force: self.force,
+            torque: self.torque,
+            power: self.power,
+            int_p: self.int_p,
+            int_s: self.int_xp.0,
+            int_t: self.int_xp.1,
+        };
         let (v0, vs, vt) = (self.v0, self.vs, self.vt);
         for &(s, t, q0, weight) in self.points.iter() {
-            let v = v0 + vs * s + vt * t;
-            let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
-            let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
-            force += traction;
-            torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
-            power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
-            int_p += q0 * weight;
-            int_xp.0 += s * q0 * weight;
-            int_xp.1 += t * q0 * weight;
+            sums.add(s, t, q0, &(v0 + vs * s + vt * t), weight, kin);
         }
         (self.force, self.torque, self.power, self.int_p, self.int_xp) =
-            (force, torque, power, int_p, int_xp);
+            (sums.force, sums.torque, sums.power, sums.int_p, (sums.int_s, sums.int_t));
         let world = |v: &Vector3| self.e1 * v.x + self.e2 * v.y + self.n * v.z;
         let o = self.origin.coords;
         let force = world(&self.force);

@@ -26,7 +26,7 @@
 
 use super::pair::{PairFrame, PairKind};
 use super::polygon_rule::plane_basis;
-use super::traction::{Accumulator, Kinetics, add_point_derivatives, add_radial_elastic, contact_law};
+use super::traction::{Accumulator, Kinetics, PlaneSums, add_point_derivatives, add_radial_elastic};
 use crate::math::{Matrix3, Point3, Vector3};
 use std::f64::consts::PI;
 
@@ -122,22 +122,13 @@ impl SpherePlane {
                     (r, rho, per_radius * (r_half * (1.0 - xi)), wi * r_half * r * per_angle)
                 })
                 .collect();
-            let (mut force, mut torque, mut power) = (Vector3::zeros(), Vector3::zeros(), 0.0);
-            let (mut int_p, mut int_s, mut int_t) = (0.0, 0.0, 0.0);
+            let mut sums = PlaneSums::default();
             // ∫∇p0 dA and ∫∇p0·xᵀ dA, for the elastic stiffness.
             let (mut g0, mut g1) = (Vector3::zeros(), Matrix3::zeros());
             for &(cos, sin) in table {
                 for &(r, rho, q0, weight) in &rings {
                     let (s, t) = (rho * cos, rho * sin);
-                    let v = v0 + vs * s + vt * t;
-                    let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
-                    let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
-                    force += traction;
-                    torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
-                    power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
-                    int_p += q0 * weight;
-                    int_s += s * q0 * weight;
-                    int_t += t * q0 * weight;
+                    sums.add(s, t, q0, &(v0 + vs * s + vt * t), weight, kin);
                     if derivatives {
                         let x = Point3::from(o + e1 * s + e2 * t);
                         let gradient = x.coords * (-per_radius / r);
@@ -152,16 +143,17 @@ impl SpherePlane {
             if derivatives && kin.stiffness {
                 add_radial_elastic(&mut acc.stiffness, &n, &g0, &g1);
             }
-            (force, torque, power, int_p, int_s, int_t)
+            sums
         };
         // Derivatives past MAX_DERIVATIVE_ORDERS from a smaller rule of their own (a fast spin:
         // not exact either way, and a point's derivatives cost forty times its traction).
-        let (force, torque, power, int_p, int_s, int_t) = if derivatives && orders > MAX_DERIVATIVE_ORDERS {
-            sweep(MAX_DERIVATIVE_ORDERS, true, &mut acc);
-            sweep(orders, false, &mut acc)
-        } else {
-            sweep(orders, derivatives, &mut acc)
-        };
+        let PlaneSums { force, torque, power, int_p, int_s, int_t } =
+            if derivatives && orders > MAX_DERIVATIVE_ORDERS {
+                sweep(MAX_DERIVATIVE_ORDERS, true, &mut acc);
+                sweep(orders, false, &mut acc)
+            } else {
+                sweep(orders, derivatives, &mut acc)
+            };
         let world = |v: &Vector3| e1 * v.x + e2 * v.y + n * v.z;
         let force = world(&force);
         acc.force = force;

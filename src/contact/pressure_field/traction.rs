@@ -306,6 +306,35 @@ pub(super) fn contact_law(p0: f64, vn: f64, slip_squared: f64, kin: &Kinetics) -
     (p, kin.friction * p / slip)
 }
 
+/// The plane rules' running sums over their points, in the plane's frame (e1, e2, n): force,
+/// torque about the origin, dissipated power, and the static pressure's ∫p0 and ∫(s, t)·p0
+/// (the elastic force and its arm).
+#[derive(Clone, Copy, Default)]
+pub(super) struct PlaneSums {
+    pub force: Vector3,
+    pub torque: Vector3,
+    pub power: f64,
+    pub int_p: f64,
+    pub int_s: f64,
+    pub int_t: f64,
+}
+
+impl PlaneSums {
+    /// Adds the point (s, t) of weight `weight` with static pressure `q0` and relative velocity
+    /// `v` (the plane's frame).
+    #[inline(always)]
+    pub(super) fn add(&mut self, s: f64, t: f64, q0: f64, v: &Vector3, weight: f64, kin: &Kinetics) {
+        let (p, c) = contact_law(q0, v.z, v.x * v.x + v.y * v.y, kin);
+        let traction = Vector3::new(-c * v.x, -c * v.y, p) * weight;
+        self.force += traction;
+        self.torque += Vector3::new(t * traction.z, -s * traction.z, s * traction.y - t * traction.x);
+        self.power += traction.x * v.x + traction.y * v.y + (traction.z - q0 * weight) * v.z;
+        self.int_p += q0 * weight;
+        self.int_s += s * q0 * weight;
+        self.int_t += t * q0 * weight;
+    }
+}
+
 /// ∂T/∂v of the traction at a point with static pressure `p0` and relative velocity `v`;
 /// `None` where the bodies separate so fast that the Hunt–Crossley pressure has fallen to zero
 /// (no traction nearby either). Where p0 itself is zero (the edge of the surface; round-off may
